@@ -1,0 +1,513 @@
+"""The board: a position with its move stack, legal moves, rules and game end.
+
+>>> board = Board()
+>>> board.push_usi("7g7f")
+Move.from_usi('7g7f')
+>>> board.sfen()
+'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from shogiban import rules
+from shogiban.bitboard import squares_of
+from shogiban.errors import IllegalMoveError, InvalidSfenError
+from shogiban.move import MOVES, Move
+from shogiban.outcome import EnteringKingRule, Outcome, Termination
+from shogiban.pieces import ENGLISH_NAMES, PIECE_COUNTS, Color, Piece, PieceType
+from shogiban.position import DEAD_END, Position
+from shogiban.sfen import STARTING_SFEN, make_sfen, parse_sfen
+from shogiban.squares import SQUARE_NAMES, Square, square_file
+
+_MOVES_GET = MOVES.__getitem__
+
+
+class LegalMoveGenerator:
+    """A live view of the legal moves: iterate it, test ``move in``, ``count()`` it."""
+
+    __slots__ = ("_board",)
+
+    def __init__(self, board: Board) -> None:
+        self._board = board
+
+    def __iter__(self) -> Iterator[Move]:
+        return map(_MOVES_GET, self._board._legal_codes())  # type: ignore[arg-type]
+
+    def __bool__(self) -> bool:
+        return self._board._has_legal_move()
+
+    def count(self) -> int:
+        """Number of legal moves."""
+        return len(self._board._legal_codes())
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self._board.is_legal(move)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoveGenerator ({', '.join(m.usi() for m in self)})>"
+
+
+class Board(Position):
+    """A shogi position with its history.
+
+    ``Board()`` is the start position; ``Board(sfen)`` sets up any position.  Impossible positions
+    raise :class:`InvalidSfenError` unless ``lenient=True`` (a side without a king, as in tsume,
+    is always accepted).
+
+    :param entering_king_rule: the declaration rule in force (27-point by default).
+    :param max_moves: end the game as a draw after this many plies (counted from the start of
+        the game, as the SFEN move number does), or None for no limit.
+    :param tournament: record an illegal move played with :meth:`push_usi` or :meth:`push_legal`
+        as a loss for its player instead of refusing it.
+    """
+
+    __slots__ = ("entering_king_rule", "max_moves", "tournament", "_start_sfen", "_start_number", "_ending")
+
+    def __init__(
+        self,
+        sfen: str | None = STARTING_SFEN,
+        *,
+        lenient: bool = False,
+        entering_king_rule: EnteringKingRule = EnteringKingRule.POINTS_27,
+        max_moves: int | None = None,
+        tournament: bool = False,
+    ) -> None:
+        super().__init__()
+        self.entering_king_rule = entering_king_rule
+        self.max_moves = max_moves
+        self.tournament = tournament
+        self._ending: tuple[int, Outcome, Move | None, str] | None = None
+        self._start_number = 1
+        self._start_sfen = ""
+        if sfen is None:
+            self.clear()
+        else:
+            self.set_sfen(sfen, lenient=lenient)
+
+    # -- set-up ---------------------------------------------------------------------------------
+
+    def set_sfen(self, sfen: str, *, lenient: bool = False) -> None:
+        """Set up the position *sfen* and clear the move stack.
+
+        :raises InvalidSfenError: if *sfen* is malformed, or impossible and *lenient* is false.
+        """
+        parts = parse_sfen(sfen)
+        candidate = Board.__new__(Board)
+        Position.__init__(candidate)
+        for sq, piece in enumerate(parts.board):
+            if piece:
+                candidate._put(sq, piece)
+        candidate._hands = parts.hands
+        candidate._turn = parts.turn
+        if not lenient:
+            problem = candidate._position_problem()
+            if problem:
+                raise InvalidSfenError(f"impossible position: {sfen!r} ({problem})")
+        self._clear()
+        for sq, piece in enumerate(parts.board):
+            if piece:
+                self._put(sq, piece)
+        self._hands = parts.hands
+        self._turn = parts.turn
+        self._start_number = parts.move_number
+        self._reset_history()
+        self._ending = None
+        self._start_sfen = self.sfen()
+
+    @classmethod
+    def from_handicap(cls, name: str, **options: object) -> Board:
+        """The start position of the handicap *name* (``"香落ち"``, ``"two-piece"``, ...); the giver,
+        gote, moves first.  *options* are passed to :class:`Board`.
+
+        :raises ValueError: if the handicap is unknown.
+        """
+        from shogiban.handicaps import find_handicap
+
+        return cls(find_handicap(name).sfen, **options)  # type: ignore[arg-type]
+
+    def reset(self) -> None:
+        """Back to the start position."""
+        self.set_sfen(STARTING_SFEN)
+
+    def clear(self) -> None:
+        """An empty board, empty hands, sente to move."""
+        self._clear()
+        self._start_number = 1
+        self._reset_history()
+        self._ending = None
+        self._start_sfen = self.sfen()
+
+    def _position_problem(self) -> str | None:
+        """Why the position is impossible, or None."""
+        for color in (0, 1):
+            side = rules.SIDE_NAMES[color]
+            if self._bb[8 | color << 4].bit_count() > 1:
+                return f"{side} has more than one king"
+            pawns = self._bb[1 | color << 4]
+            files = [square_file(sq) for sq in squares_of(pawns)]
+            for f in files:
+                if files.count(f) > 1:
+                    return f"two {side} pawns on file {f}"
+        for sq, piece in enumerate(self._board):
+            if piece and DEAD_END[piece] >> sq & 1:
+                return f"the {ENGLISH_NAMES[piece & 15]} on {SQUARE_NAMES[sq]} could never move"
+        for pt, most in PIECE_COUNTS.items():
+            on_board = sum(1 for p in self._board if p and (p & 15 == pt or p & 15 == pt + 8 and pt <= 6))
+            total = on_board + (self._hands[0][pt] + self._hands[1][pt] if pt != 8 else 0)
+            if total > most:
+                return f"{total} {ENGLISH_NAMES[pt]}s (a set has {most})"
+        other = self._turn ^ 1
+        ksq = self._kings[other]
+        if ksq >= 0 and self._is_attacked(ksq, self._turn, self._occ[0] | self._occ[1]):
+            return f"{rules.SIDE_NAMES[other]} is in check but it is {rules.SIDE_NAMES[self._turn]}'s turn"
+        return None
+
+    def is_valid(self) -> bool:
+        """Whether the current position is possible (see ``lenient``)."""
+        return self._position_problem() is None
+
+    def sfen(self, *, move_number: bool = True) -> str:
+        """The canonical SFEN of the position."""
+        return make_sfen(self._board, self._turn, self._hands, self.move_number if move_number else None)
+
+    @property
+    def starting_sfen(self) -> str:
+        """SFEN of the position the move stack starts from."""
+        return self._start_sfen
+
+    def piece_at(self, square: Square) -> Piece | None:
+        """The piece on *square*, if any."""
+        code = self._board[square]
+        return Piece.from_code(code) if code else None
+
+    def set_piece_at(self, square: Square, piece: Piece | None) -> None:
+        """Put *piece* on *square* (or empty it); clears the move stack."""
+        self._remove(square)
+        if piece is not None:
+            self._put(square, piece.code)
+        self._reset_history()
+        self._start_sfen = self.sfen()
+
+    def hand(self, color: Color | int) -> dict[PieceType, int]:
+        """Pieces in *color*'s hand, in R B G S N L P order, with zero counts left out."""
+        hand = self._hands[color]
+        return {PieceType(pt): hand[pt] for pt in (6, 5, 7, 4, 3, 2, 1) if hand[pt]}
+
+    def hand_count(self, color: Color | int, piece_type: PieceType | int) -> int:
+        """How many *piece_type* *color* holds."""
+        return self._hands[color][piece_type]
+
+    def set_hand_count(self, color: Color | int, piece_type: PieceType | int, count: int) -> None:
+        """Set how many *piece_type* *color* holds; clears the move stack."""
+        if not 1 <= piece_type <= 7 or count < 0:
+            raise ValueError(f"invalid hand set-up: {piece_type!r} x {count!r}")
+        self._hands[color][piece_type] = count
+        self._reset_history()
+        self._start_sfen = self.sfen()
+
+    def king_square(self, color: Color | int) -> Square | None:
+        """Square of *color*'s king, or None when it has none (tsume attacker)."""
+        sq = self._kings[color]
+        return sq if sq >= 0 else None
+
+    def pieces(self, color: Color | int | None = None) -> dict[Square, Piece]:
+        """Pieces on the board by square (of one colour, or all)."""
+        return {
+            sq: Piece.from_code(p) for sq, p in enumerate(self._board) if p and (color is None or p >> 4 == color)
+        }
+
+    # -- state ----------------------------------------------------------------------------------
+
+    @property
+    def turn(self) -> Color:
+        """Side to move."""
+        return Color(self._turn)
+
+    @property
+    def ply(self) -> int:
+        """Moves pushed since the starting position."""
+        return len(self._stack)
+
+    @property
+    def move_number(self) -> int:
+        """The SFEN move number: the ply about to be played, counted from the start of the game."""
+        return self._start_number + len(self._stack)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """Moves pushed since the starting position."""
+        return [_MOVES_GET(entry[0]) for entry in self._stack]  # type: ignore[misc]
+
+    def peek(self) -> Move:
+        """The last move pushed.
+
+        :raises IndexError: if there is none.
+        """
+        return _MOVES_GET(self._stack[-1][0])  # type: ignore[return-value]
+
+    def zobrist_hash(self) -> int:
+        """64-bit key of board, both hands and side to move."""
+        return self._hash
+
+    def copy(self, *, stack: bool = True) -> Board:
+        """A copy; with ``stack=False`` the copy starts from the current position."""
+        board = Board.__new__(Board)
+        board._board = self._board[:]
+        board._bb = self._bb[:]
+        board._occ = self._occ[:]
+        board._kings = self._kings[:]
+        board._hands = [self._hands[0][:], self._hands[1][:]]
+        board._turn = self._turn
+        board.entering_king_rule = self.entering_king_rule
+        board.max_moves = self.max_moves
+        board.tournament = self.tournament
+        if stack:
+            board._stack = self._stack[:]
+            board._hash = self._hash
+            board._rep = dict(self._rep)
+            board._start_number = self._start_number
+            board._start_sfen = self._start_sfen
+            board._ending = self._ending
+        else:
+            board._start_number = self.move_number
+            board._reset_history()
+            board._ending = None
+            board._start_sfen = board.sfen()
+        return board
+
+    def __copy__(self) -> Board:
+        return self.copy()
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    @property
+    def legal_moves(self) -> LegalMoveGenerator:
+        """Every legal move, including non-promotions wherever they are allowed."""
+        return LegalMoveGenerator(self)
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether *move* is legal here."""
+        return move.code in self._legal_codes()
+
+    def illegal_reason(self, move: Move) -> str | None:
+        """Why *move* is illegal ("two pawns on file 7", "pawn drop mate", ...), or None."""
+        found = rules.illegal_reason(self, move)
+        return found[1] if found else None
+
+    def is_nifu(self, move: Move) -> bool:
+        """Whether *move* drops a pawn on a file that holds an unpromoted pawn of the mover."""
+        found = rules.illegal_reason(self, move)
+        return found is not None and found[0] == "nifu"
+
+    def is_uchifuzume(self, move: Move) -> bool:
+        """Whether *move* is a pawn drop that mates (打ち歩詰め), which the rules forbid."""
+        found = rules.illegal_reason(self, move)
+        return found is not None and found[0] == "uchifuzume"
+
+    def push(self, move: Move) -> None:
+        """Play *move* without checking it (fast); use :meth:`push_legal` or :meth:`push_usi` to validate."""
+        self._push(move.code)
+
+    def push_legal(self, move: Move) -> Move:
+        """Play *move* after checking it is legal.
+
+        In tournament mode an illegal move is recorded as a loss for its player (see
+        :meth:`outcome`) and the position stays as it was.
+
+        :raises IllegalMoveError: with the reason, outside tournament mode, or when the game has
+            already ended with an illegal move or a declaration.
+        """
+        if self._ending is not None:
+            raise IllegalMoveError(
+                f"illegal move: {move.usi()!r} in {self.sfen()} (the game is over: {self._ending[1].detail})",
+                "game_over",
+            )
+        if move.code in self._legal_codes():
+            self._push(move.code)
+            return move
+        code, reason = rules.illegal_reason(self, move) or ("illegal", "illegal move")
+        if self.tournament:
+            loser = self._turn
+            outcome = Outcome(Termination.ILLEGAL_MOVE, Color(loser ^ 1), f"{rules.SIDE_NAMES[loser]}: {move.usi()} ({reason})")
+            self._ending = (len(self._stack), outcome, move, code)
+            return move
+        raise IllegalMoveError(f"illegal move: {move.usi()!r} in {self.sfen()} ({reason})", code)
+
+    def parse_usi(self, usi: str) -> Move:
+        """Parse USI move text and check that it is legal here.
+
+        :raises InvalidMoveError: if the text is malformed.
+        :raises IllegalMoveError: with the reason, if the move is illegal.
+        """
+        move = Move.from_usi(usi)
+        if move.code not in self._legal_codes():
+            code, reason = rules.illegal_reason(self, move) or ("illegal", "illegal move")
+            raise IllegalMoveError(f"illegal move: {usi!r} in {self.sfen()} ({reason})", code)
+        return move
+
+    def push_usi(self, usi: str) -> Move:
+        """Parse, validate and play a USI move (see :meth:`push_legal` for tournament mode).
+
+        :raises InvalidMoveError: if the text is malformed.
+        :raises IllegalMoveError: if the move is illegal (outside tournament mode).
+        """
+        return self.push_legal(Move.from_usi(usi))
+
+    def pop(self) -> Move:
+        """Undo the last move and return it.  A recorded illegal move, declaration or impasse
+        settlement made after the last move is withdrawn first (an illegal move is returned alone).
+
+        :raises IndexError: if there is nothing to undo.
+        """
+        ending = self._ending
+        if ending is not None and ending[0] == len(self._stack):
+            self._ending = None
+            if ending[2] is not None:
+                return ending[2]
+        return _MOVES_GET(self._pop())  # type: ignore[return-value]
+
+    @property
+    def illegal_move(self) -> Move | None:
+        """The illegal move recorded in tournament mode, if any."""
+        return self._ending[2] if self._ending is not None else None
+
+    # -- check, game end ------------------------------------------------------------------------
+
+    def is_check(self) -> bool:
+        """Whether the side to move is in check."""
+        return self._in_check()
+
+    def checkers(self) -> list[Square]:
+        """Squares of the pieces giving check."""
+        ksq = self._kings[self._turn]
+        if ksq < 0:
+            return []
+        return squares_of(self._attackers(ksq, self._turn ^ 1, self._occ[0] | self._occ[1]))
+
+    def attackers(self, color: Color | int, square: Square) -> list[Square]:
+        """Squares of *color*'s pieces that attack *square*."""
+        return squares_of(self._attackers(square, color, self._occ[0] | self._occ[1]))
+
+    def is_attacked_by(self, color: Color | int, square: Square) -> bool:
+        """Whether *color* attacks *square*."""
+        return self._is_attacked(square, color, self._occ[0] | self._occ[1])
+
+    def gives_check(self, move: Move) -> bool:
+        """Whether *move* (assumed legal) checks the opponent."""
+        self._push(move.code)
+        try:
+            return self._in_check()
+        finally:
+            self._pop()
+
+    def is_checkmate(self) -> bool:
+        """Whether the side to move is in check with no legal move."""
+        return self._in_check() and not self._has_legal_move()
+
+    def repetition_count(self) -> int:
+        """How many times the current position (board, hands, side to move) has occurred."""
+        return self._rep.get(self._hash, 0)
+
+    def is_repetition(self, count: int = 4) -> bool:
+        """Whether the current position has occurred at least *count* times."""
+        return self._rep.get(self._hash, 0) >= count
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on.
+
+        Checks, in order: a recorded illegal move, declaration or impasse settlement; four-fold
+        repetition (perpetual check loses for the checker); no legal move (checkmate or not, a
+        loss); the move limit.
+        """
+        if self._ending is not None:
+            return self._ending[1]
+        repeated = rules.repetition_outcome(self)
+        if repeated is not None:
+            return repeated
+        if not self._has_legal_move():
+            loser = rules.SIDE_NAMES[self._turn]
+            if self._in_check():
+                return Outcome(Termination.CHECKMATE, Color(self._turn ^ 1), f"{loser} is checkmated")
+            return Outcome(Termination.NO_LEGAL_MOVES, Color(self._turn ^ 1), f"{loser} has no legal move")
+        if self.max_moves is not None and self.move_number - 1 >= self.max_moves:
+            return Outcome(Termination.MAX_MOVES, None, f"the limit of {self.max_moves} moves was reached")
+        return None
+
+    def is_game_over(self) -> bool:
+        """Whether :meth:`outcome` is not None."""
+        return self.outcome() is not None
+
+    def declaration_points(self, color: Color | int) -> int:
+        """Entering-king points of *color*: its hand plus its pieces in the enemy camp (king excluded)."""
+        return rules.declaration_points(self, color)[0]
+
+    def impasse_points(self, color: Color | int) -> int:
+        """24-point-rule count of *color*: all its pieces on the board and in hand (king excluded)."""
+        return rules.material(self, color)
+
+    def can_declare_win(self, rule: EnteringKingRule | None = None) -> bool:
+        """Whether the side to move would win by declaring under *rule* (default: the board's)."""
+        result, _ = rules.declaration_result(self, rule or self.entering_king_rule)
+        return result is not None and result.winner is not None
+
+    def declare_win(self) -> Outcome:
+        """Declare an entering-king win (USI ``bestmove win``, CSA ``%KACHI``) for the side to move.
+
+        Under the 24-point rule 24 to 30 points give a draw.  A declaration that fails the rule is
+        refused, or recorded as a loss in tournament mode.
+
+        :raises IllegalMoveError: if the declaration fails the rule (outside tournament mode).
+        """
+        result, reason = rules.declaration_result(self, self.entering_king_rule)
+        side = rules.SIDE_NAMES[self._turn]
+        if result is None:
+            if not self.tournament:
+                raise IllegalMoveError(f"illegal declaration in {self.sfen()} ({reason})", "bad_declaration")
+            result = Outcome(Termination.ILLEGAL_MOVE, Color(self._turn ^ 1), f"{side}: failed declaration ({reason})")
+        self._ending = (len(self._stack), result, None, "declaration")
+        return result
+
+    def settle_impasse(self) -> Outcome:
+        """End the game by the 24-point count (持将棋 by agreement) and return the outcome."""
+        result = rules.impasse_outcome(self)
+        self._ending = (len(self._stack), result, None, "impasse")
+        return result
+
+    # -- counting -------------------------------------------------------------------------------
+
+    def perft(self, depth: int) -> int:
+        """Number of move sequences of *depth* plies, counting promotions and non-promotions."""
+        if depth < 0:
+            raise ValueError(f"invalid perft depth: {depth!r}")
+        return self._perft(depth)
+
+    # -- dunder ---------------------------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Board)
+            and self._board == other._board
+            and self._hands == other._hands
+            and self._turn == other._turn
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Board({self.sfen()!r})"
+
+    def __str__(self) -> str:
+        hands = []
+        for color in (1, 0):
+            held = " ".join(
+                f"{Piece(pt, Color(color)).symbol()}{n if n > 1 else ''}" for pt, n in self.hand(color).items()
+            )
+            hands.append(f"{rules.SIDE_NAMES[color]} hand: {held or '-'}")
+        lines = [hands[0], "  9  8  7  6  5  4  3  2  1"]
+        for r in range(9):
+            cells = [f"{Piece.from_code(code).symbol():>2}" if code else " ." for code in self._board[r * 9:r * 9 + 9]]
+            lines.append(" " + " ".join(cells) + "  " + "abcdefghi"[r])
+        lines.append(hands[1])
+        return "\n".join(lines)

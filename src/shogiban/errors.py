@@ -1,0 +1,67 @@
+"""Exceptions raised by shogiban.
+
+Everything a caller may catch for bad input is a :class:`ValueError`; engine trouble is an
+:class:`EngineError`.  Messages are lowercase, quote the input with ``!r`` and say why.  A stable
+``code`` lets user interfaces translate the message.
+"""
+
+from __future__ import annotations
+
+
+class ShogibanError(ValueError):
+    """Base class for bad input to shogiban."""
+
+    code = "invalid"
+
+
+class InvalidSquareError(ShogibanError):
+    """A square name is not one of ``9a`` .. ``1i``."""
+
+    code = "invalid_square"
+
+
+class InvalidMoveError(ShogibanError):
+    """Move text is not syntactically valid (e.g. ``'7g7'``, ``'Z*5e'``)."""
+
+    code = "invalid_move"
+
+
+class IllegalMoveError(ShogibanError):
+    """A well-formed move that the rules forbid here (nifu, uchifuzume, self-check, ...)."""
+
+    code = "illegal_move"
+
+    def __init__(self, message: str, code: str = "illegal_move") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class AmbiguousMoveError(ShogibanError):
+    """Japanese or western notation that matches several legal moves."""
+
+    code = "ambiguous_move"
+
+
+class InvalidSfenError(ShogibanError):
+    """An SFEN that cannot be parsed, or that describes an impossible position."""
+
+    code = "invalid_sfen"
+
+
+class KifuParseError(ShogibanError):
+    """A game record line that cannot be read; carries ``lineno`` and ``line``."""
+
+    code = "kifu_parse"
+
+    def __init__(self, message: str, lineno: int | None = None, line: str | None = None) -> None:
+        super().__init__(message)
+        self.lineno = lineno
+        self.line = line
+
+
+class EngineError(RuntimeError):
+    """A USI engine misbehaved (crash, hang, garbage, illegal move) or was used incorrectly."""
+
+
+class EngineTerminatedError(EngineError):
+    """A USI engine process exited unexpectedly."""

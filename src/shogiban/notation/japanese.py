@@ -1,0 +1,454 @@
+"""Japanese move notation: KIF (``７六歩(77)``) and KI2 (``▲７六歩``, ``△同　銀右``).
+
+Writing:
+
+* :func:`make_kif_move` -- KIF move text without the move number and time: ``７六歩(77)``,
+  ``同　歩(23)``, ``５五銀打``, ``２二角成(88)``, ``３三桂不成(45)``.  The piece is the piece
+  *before* the move (``６七成桂(77)``); ``不成`` is written when promotion was possible and declined.
+* :func:`make_ki2_move` -- relative notation as the Japan Shogi Association writes it: ``▲７六歩``,
+  ``△同　歩``, the modifiers 右 左 直 上 引 寄 (and combinations such as ``左上``), ``打`` only when a
+  board piece could also reach the square, ``成``/``不成`` (``成`` also for forced promotions).  The
+  candidates are the *legal* moves of the real position.  ``mark=False`` drops ``▲``/``△``.
+* :func:`make_japanese` -- KI2 with the mark, for user interfaces.
+
+Reading (:func:`parse_kif_move`, :func:`parse_ki2_move`, :func:`parse_japanese` accept the same
+lenient grammar): an optional mark (▲△☗☖▽), a destination in full-width, ASCII or kanji digits
+(``７六``, ``76``, ``七六``) or ``同`` (with a full-width, ASCII or no space), a piece in any spelling
+(竜/龍, 王/玉, 成香/杏, 成桂/圭/今, 成銀/全, と, 歩兵 ...), modifiers, ``成``/``不成``/``生``/``打`` and an
+optional KIF origin ``(77)``.  The move must be legal on *board*.
+
+``previous_to`` is the destination of the previous move, for ``同``.  By default it is taken from
+the board's move stack (the last move pushed); pass :data:`NO_PREVIOUS` to never write ``同``.
+
+>>> from shogiban import Board
+>>> board = Board()
+>>> make_kif_move(board, board.parse_usi("7g7f"))
+'７六歩(77)'
+>>> make_ki2_move(board, board.parse_usi("6i5h"))
+'▲５八金左'
+>>> parse_japanese(board, "76歩")
+Move.from_usi('7g7f')
+
+:raises InvalidMoveError: for text that is not a move.
+:raises IllegalMoveError: for a move that is not legal here (the message says why).
+:raises AmbiguousMoveError: for KI2 text that several legal moves match (missing 右/左/直 ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from shogiban.move import MOVES, Move
+from shogiban.notation.names import (
+    ALIASES_BY_LENGTH,
+    BOD_PIECE_NAMES,
+    DIGIT_VALUES,
+    FULL_PIECE_NAMES,
+    FULLWIDTH_DIGITS,
+    GOTE_MARKS,
+    KANJI_DIGITS,
+    KIF_PIECE_NAMES,
+    PIECE_ALIASES,
+    SENTE_MARKS,
+)
+from shogiban.pieces import ENGLISH_NAMES, PieceType
+from shogiban.squares import SQUARE_NAMES, Square
+
+if TYPE_CHECKING:
+    from shogiban.board import Board
+
+__all__ = [
+    "BOD_PIECE_NAMES", "FULL_PIECE_NAMES", "KIF_PIECE_NAMES", "NO_PREVIOUS", "PIECE_ALIASES",
+    "japanese_square", "make_japanese", "make_ki2_move", "make_kif_move", "parse_japanese",
+    "parse_ki2_move", "parse_kif_move",
+]
+
+#: Pass as ``previous_to`` to never write or read ``同``.
+NO_PREVIOUS: Final = -1
+
+_SPACES = " \u3000\t"
+_MARKS = ("▲", "△")
+_GOLD_LIKE = frozenset({PieceType.GOLD, PieceType.SILVER, PieceType.PROM_PAWN, PieceType.PROM_LANCE,
+                        PieceType.PROM_KNIGHT, PieceType.PROM_SILVER})
+_BIG_PROMOTED = frozenset({PieceType.PROM_BISHOP, PieceType.PROM_ROOK})
+_MODIFIER_CHARS = "右左直上寄引行"
+# Longest first: 不成 before 成, 成らず before 成.
+_ACTIONS: Final = (("不成り", "不成"), ("不成", "不成"), ("成らず", "不成"), ("成り", "成"), ("成", "成"),
+                   ("生", "不成"), ("打", "打"))
+
+
+def japanese_square(square: Square) -> str:
+    """``７六`` for square 7f: full-width file digit and kanji rank."""
+    return FULLWIDTH_DIGITS[8 - square % 9] + KANJI_DIGITS[square // 9]
+
+
+def _file(sq: int) -> int:
+    return 9 - sq % 9
+
+
+def _rank(sq: int) -> int:
+    return sq // 9 + 1
+
+
+def _motion(color: int, frm: int, to: int) -> str:
+    """上 (towards the enemy), 引 (back) or 寄 (sideways) in the mover's frame."""
+    forward = _rank(frm) - _rank(to)
+    if color:
+        forward = -forward
+    return "上" if forward > 0 else "引" if forward < 0 else "寄"
+
+
+def _side(color: int, frm: int, to: int) -> str:
+    """右 or 左 if *frm* stands on the mover's right or left of *to*, else ''."""
+    right = _file(to) - _file(frm)  # sente's right is the smaller file number
+    if color:
+        right = -right
+    return "右" if right > 0 else "左" if right < 0 else ""
+
+
+def _is_right_of(color: int, a: int, b: int) -> bool:
+    """Whether square *a* is on the mover's right of square *b*."""
+    return _file(a) < _file(b) if color == 0 else _file(a) > _file(b)
+
+
+def _previous(board: Board, previous_to: Square | None) -> int | None:
+    if previous_to is None:
+        return board.peek().to_square if board.ply else None
+    return previous_to if 0 <= previous_to < 81 else None
+
+
+def _piece_type_at(board: Board, sq: int) -> int:
+    return board._board[sq] & 15
+
+
+def _can_promote_move(board: Board, move: Move) -> bool:
+    """Whether the board move *move* could promote (promotable piece, start or end in the zone)."""
+    frm = move.from_square
+    if frm is None:
+        return False
+    piece = board._board[frm]
+    if not 1 <= piece & 15 <= 6:
+        return False
+    if piece >> 4 == 0:
+        return frm < 27 or move.to_square < 27
+    return frm >= 54 or move.to_square >= 54
+
+
+def _check_piece(board: Board, move: Move) -> None:
+    """Raise unless *move* moves a piece of the side to move (or drops one it holds)."""
+    color = board._turn
+    if move.drop is not None:
+        if not board._hands[color][move.drop]:
+            raise IllegalMoveError(
+                f"illegal move: {move.usi()!r} in {board.sfen()} (no {ENGLISH_NAMES[move.drop]} in hand)",
+                "no_piece_in_hand",
+            )
+        return
+    frm = move.from_square
+    assert frm is not None
+    piece = board._board[frm]
+    if not piece or piece >> 4 != color:
+        raise IllegalMoveError(
+            f"illegal move: {move.usi()!r} in {board.sfen()} (no piece of the side to move on {SQUARE_NAMES[frm]})",
+            "no_piece",
+        )
+
+
+def _check_legal(board: Board, move: Move, legal: list[int]) -> None:
+    if move.code not in legal:
+        reason = board.illegal_reason(move) or "illegal move"
+        raise IllegalMoveError(f"illegal move: {move.usi()!r} in {board.sfen()} ({reason})")
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def make_kif_move(board: Board, move: Move, *, previous_to: Square | None = None) -> str:
+    """KIF text of *move* (played from *board*), without move number and time.
+
+    Any move of a piece of the side to move is written (records may contain illegal moves);
+    use :func:`make_ki2_move` to insist on legality.
+
+    :raises IllegalMoveError: if there is no such piece of the side to move (or none in hand).
+    """
+    _check_piece(board, move)
+    to = move.to_square
+    dest = "同　" if to == _previous(board, previous_to) else japanese_square(to)
+    if move.drop is not None:
+        return f"{dest}{KIF_PIECE_NAMES[move.drop]}打"
+    frm = move.from_square
+    assert frm is not None
+    name = KIF_PIECE_NAMES[PieceType(_piece_type_at(board, frm))]
+    suffix = "成" if move.promotion else "不成" if _can_promote_move(board, move) else ""
+    return f"{dest}{name}{suffix}({_file(frm)}{_rank(frm)})"
+
+
+def _ki2_modifiers(color: int, pt: int, frm: int, to: int, others: list[int]) -> str:
+    """The JSA modifiers that single out the piece on *frm* among *others* (same kind, also able
+    to reach *to*)."""
+    if not others:
+        return ""
+    motion = _motion(color, frm, to)
+    same_motion = [o for o in others if _motion(color, o, to) == motion]
+    if not same_motion:
+        return motion
+    if pt in _BIG_PROMOTED:
+        # Dragons and horses: 右/左 say which of the two pieces moved, never 直.
+        if all(_is_right_of(color, frm, o) for o in others):
+            return "右"
+        if all(_is_right_of(color, o, frm) for o in others):
+            return "左"
+    side = _side(color, frm, to)
+    if not side:
+        if motion == "上" and pt in _GOLD_LIKE:
+            return "直"
+        return motion
+    if all(_side(color, o, to) != side for o in others):
+        return side
+    return side + motion
+
+
+def _ki2_body(board: Board, move: Move, previous_to: Square | None) -> str:
+    legal = board._legal_codes()
+    _check_legal(board, move, legal)
+    to = move.to_square
+    if move.drop is not None:
+        pt = int(move.drop)
+        rivals = any(
+            c & 127 == to and (f := c >> 7 & 127) < 81 and board._board[f] & 15 == pt for c in legal
+        )
+        rest = KIF_PIECE_NAMES[PieceType(pt)] + ("打" if rivals else "")
+    else:
+        frm = move.from_square
+        assert frm is not None
+        pt = _piece_type_at(board, frm)
+        others = sorted({
+            f for c in legal
+            if c & 127 == to and (f := c >> 7 & 127) < 81 and f != frm and board._board[f] & 15 == pt
+        })
+        suffix = "成" if move.promotion else "不成" if move.code | 1 << 14 in legal else ""
+        rest = KIF_PIECE_NAMES[PieceType(pt)] + _ki2_modifiers(board._turn, pt, frm, to, others) + suffix
+    if to == _previous(board, previous_to):
+        # KI2 writers pad a one-character remainder: 同　歩, but 同成銀, 同銀右.
+        return ("同　" if len(rest) == 1 else "同") + rest
+    return japanese_square(to) + rest
+
+
+def make_ki2_move(board: Board, move: Move, *, previous_to: Square | None = None, mark: bool = True) -> str:
+    """KI2 (JSA relative notation) text of the legal *move*: ``▲７六歩``, ``△同　銀右``.
+
+    :raises IllegalMoveError: if *move* is not legal on *board*.
+    """
+    body = _ki2_body(board, move, previous_to)
+    return _MARKS[board._turn] + body if mark else body
+
+
+def make_japanese(board: Board, move: Move, *, previous_to: Square | None = None) -> str:
+    """Japanese notation for user interfaces: KI2 with the ▲/△ mark.
+
+    :raises IllegalMoveError: if *move* is not legal on *board*.
+    """
+    return make_ki2_move(board, move, previous_to=previous_to, mark=True)
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    color: int | None
+    to: int | None  # None for 同
+    piece: PieceType
+    modifiers: str
+    action: str  # "成", "不成", "打" or ""
+    origin: int | None
+
+
+def _skip_spaces(s: str, i: int) -> int:
+    while i < len(s) and s[i] in _SPACES:
+        i += 1
+    return i
+
+
+def _invalid(text: str, why: str) -> InvalidMoveError:
+    return InvalidMoveError(f"invalid japanese move: {text!r} ({why})")
+
+
+def _read_square(text: str, s: str, i: int) -> tuple[int, int]:
+    if i + 2 > len(s) or s[i] not in DIGIT_VALUES or s[i + 1] not in DIGIT_VALUES:
+        raise _invalid(text, "expected a square like ７六 or 76, or 同")
+    file, rank = DIGIT_VALUES[s[i]], DIGIT_VALUES[s[i + 1]]
+    return (rank - 1) * 9 + 9 - file, i + 2
+
+
+def _tokenize(text: str) -> _Parsed:
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"invalid japanese move: {text!r} (not a string)")
+    s = text.strip(_SPACES + "\r\n")
+    i = 0
+    color: int | None = None
+    if s[:1] and s[0] in SENTE_MARKS + GOTE_MARKS:
+        color = 0 if s[0] in SENTE_MARKS else 1
+        i = _skip_spaces(s, 1)
+    to: int | None
+    if s.startswith("同", i):
+        to = None
+        i = _skip_spaces(s, i + 1)
+    else:
+        to, i = _read_square(text, s, i)
+        i = _skip_spaces(s, i)
+        if s.startswith("同", i):  # 「７六同歩」: the square repeated before 同
+            i = _skip_spaces(s, i + 1)
+    for alias in ALIASES_BY_LENGTH:
+        if s.startswith(alias, i):
+            piece = PIECE_ALIASES[alias]
+            i += len(alias)
+            break
+    else:
+        raise _invalid(text, "expected a piece such as 歩 香 桂 銀 金 角 飛 玉 と 成銀 馬 龍")
+    start = i
+    while i < len(s) and s[i] in _MODIFIER_CHARS:
+        i += 1
+    modifiers = s[start:i].replace("行", "上")
+    action = ""
+    for word, meaning in _ACTIONS:
+        if s.startswith(word, i):
+            action = meaning
+            i += len(word)
+            break
+    i = _skip_spaces(s, i)
+    origin = None
+    if i < len(s) and s[i] in "(（":
+        close = next((j for j in range(i + 1, len(s)) if s[j] in ")）"), -1)
+        inner = s[i + 1:close].strip(_SPACES) if close > 0 else ""
+        if len(inner) != 2 or any(c not in DIGIT_VALUES for c in inner):
+            raise _invalid(text, "expected an origin like (77)")
+        origin = (DIGIT_VALUES[inner[1]] - 1) * 9 + 9 - DIGIT_VALUES[inner[0]]
+        i = _skip_spaces(s, close + 1)
+    if i != len(s):
+        raise _invalid(text, f"unexpected {s[i:]!r}")
+    if action == "打" and (origin is not None or modifiers):
+        raise _invalid(text, "a drop has no origin or modifiers")
+    return _Parsed(color, to, piece, modifiers, action, origin)
+
+
+def _modifier_holds(mod: str, color: int, pt: int, frm: int, to: int, group: list[int]) -> bool:
+    """Whether the piece on *frm* fits the KI2 modifier *mod*; *group* holds every piece of its
+    kind that attacks *to* (used for dragons and horses, whose 右/左 compare the two pieces)."""
+    if mod in "上引寄":
+        return _motion(color, frm, to) == mod
+    if mod == "直":
+        return _file(frm) == _file(to) and _motion(color, frm, to) == "上"
+    if pt in _BIG_PROMOTED and len({_file(g) for g in group}) > 1:
+        others = [g for g in group if g != frm]
+        if mod == "右":
+            return all(_is_right_of(color, frm, o) for o in others)
+        return all(_is_right_of(color, o, frm) for o in others)
+    return _side(color, frm, to) == mod
+
+
+def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
+    parsed = _tokenize(text)
+    color = board._turn
+    if parsed.color is not None and parsed.color != color:
+        side = ("sente", "gote")
+        raise IllegalMoveError(
+            f"illegal move: {text!r} in {board.sfen()} (it is {side[color]}'s turn, not {side[parsed.color]}'s)",
+            "wrong_side",
+        )
+    to = parsed.to
+    if to is None:
+        to = _previous(board, previous_to)
+        if to is None:
+            raise _invalid(text, "同 needs a previous move")
+    pt = int(parsed.piece)
+    legal = board._legal_codes()
+    here = [c for c in legal if c & 127 == to]
+    board_moves = [c for c in here if (f := c >> 7 & 127) < 81 and board._board[f] & 15 == pt]
+    wants_drop = parsed.action == "打" or (
+        not board_moves and not parsed.action and parsed.origin is None and not parsed.modifiers
+    )
+    if wants_drop:
+        if pt > 7:
+            raise _invalid(text, f"a {ENGLISH_NAMES[pt]} cannot be dropped")
+        drop = Move(to, drop=pt)
+        if drop.code in here:
+            return drop
+        reason = board.illegal_reason(drop) or "illegal drop"
+        raise IllegalMoveError(f"illegal move: {text!r} in {board.sfen()} ({reason})")
+    matches = board_moves
+    if parsed.origin is not None:
+        matches = [c for c in matches if c >> 7 & 127 == parsed.origin]
+    if parsed.modifiers:
+        group = sorted({f for f in board.attackers(color, to) if board._board[f] & 15 == pt}
+                       | {c >> 7 & 127 for c in board_moves})
+        matches = [
+            c for c in matches
+            if all(_modifier_holds(m, color, pt, c >> 7 & 127, to, group) for m in parsed.modifiers)
+        ]
+    promote = parsed.action == "成"
+    promoted = [c for c in matches if bool(c >> 14) == promote]
+    if len(promoted) == 1:
+        return MOVES[promoted[0]]  # type: ignore[return-value]
+    if len(promoted) > 1:
+        raise AmbiguousMoveError(
+            f"ambiguous move: {text!r} in {board.sfen()} (could be {', '.join(MOVES[c].usi() for c in promoted)};"  # type: ignore[union-attr]
+            " add 右 左 直 上 引 寄 or the origin)"
+        )
+    reason = _why_not(board, parsed, to, board_moves, matches)
+    raise IllegalMoveError(f"illegal move: {text!r} in {board.sfen()} ({reason})")
+
+
+def _why_not(board: Board, parsed: _Parsed, to: int, board_moves: list[int], matches: list[int]) -> str:
+    """Explain why no legal move fits the parsed text."""
+    name = ENGLISH_NAMES[parsed.piece]
+    if parsed.origin is not None:
+        frm = parsed.origin
+        piece = board._board[frm]
+        if not piece or piece >> 4 != board._turn:
+            return f"no piece of the side to move on {SQUARE_NAMES[frm]}"
+        if piece & 15 != parsed.piece:
+            return f"the piece on {SQUARE_NAMES[frm]} is a {ENGLISH_NAMES[piece & 15]}, not a {name}"
+        reason = board.illegal_reason(Move(to, frm, parsed.action == "成"))
+        if reason:
+            return reason
+    if matches:
+        return f"the {name} must promote" if parsed.action != "成" else f"the {name} cannot promote here"
+    if board_moves:
+        return f"no {name} to {SQUARE_NAMES[to]} fits {parsed.modifiers!r}"
+    return f"no {name} can move to {SQUARE_NAMES[to]}"
+
+
+def parse_kif_move(board: Board, text: str, *, previous_to: Square | None = None) -> Move:
+    """Parse KIF move text (``７六歩(77)``, ``同　歩(23)``, ``５五銀打``) and check it is legal.
+
+    The grammar is lenient (see the module docstring); text without an origin is resolved like KI2.
+
+    :raises InvalidMoveError: if *text* is not a move.
+    :raises IllegalMoveError: if the move is not legal here.
+    :raises AmbiguousMoveError: if text without origin matches several legal moves.
+    """
+    return _parse(board, text, previous_to)
+
+
+def parse_ki2_move(board: Board, text: str, *, previous_to: Square | None = None) -> Move:
+    """Parse KI2 move text (``▲７六歩``, ``△同　銀右``, ``５五銀``; mark optional) into the legal move.
+
+    :raises InvalidMoveError: if *text* is not a move.
+    :raises IllegalMoveError: if no legal move fits (or the mark names the wrong side).
+    :raises AmbiguousMoveError: if several legal moves fit (missing 右/左/直/上/引/寄 or 打).
+    """
+    return _parse(board, text, previous_to)
+
+
+def parse_japanese(board: Board, text: str, *, previous_to: Square | None = None) -> Move:
+    """Parse Japanese move text in KIF or KI2 form, as users type it: ``７六歩``, ``76歩``,
+    ``同歩``, ``５五銀打``, ``２二角成(88)``.
+
+    :raises InvalidMoveError: if *text* is not a move.
+    :raises IllegalMoveError: if no legal move fits.
+    :raises AmbiguousMoveError: if several legal moves fit.
+    """
+    return _parse(board, text, previous_to)

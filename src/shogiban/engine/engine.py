@@ -1,0 +1,214 @@
+"""The built-in computer opponent: :class:`Engine` (blocking ``search`` or threaded ``start``).
+
+>>> from shogiban import Board
+>>> engine = Engine(level=3, seed=1)
+>>> result = engine.search(Board(), SearchLimits(depth=1))
+>>> result.move in Board().legal_moves
+True
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+
+from shogiban.board import Board
+from shogiban.engine.levels import LevelProfile, profile
+from shogiban.engine.limits import SearchLimits
+from shogiban.engine.results import SearchInfo, SearchResult
+from shogiban.engine.search import TT_ENTRY_BYTES, Searcher, mate_in
+from shogiban.engine.timeman import TimePlan, plan_time
+from shogiban.move import MOVES
+
+#: Levels that resign resign only against a mate at most this many plies away, found by a search
+#: at least two plies deeper (so pruning cannot have hidden a defence).
+RESIGN_MATE_PLIES = 6
+
+
+class Engine:
+    """A shogi engine with strength levels 1 (beginner) to 8 (strongest).
+
+    :param level: strength, 1..8 (settable later through ``level``).
+    :param hash_mb: size bound of the transposition table in megabytes.
+    :param seed: seed of the random choices of the lower levels (None: from the system).
+    """
+
+    def __init__(self, level: int = 8, *, hash_mb: int = 64, seed: int | None = None) -> None:
+        self._profile: LevelProfile = profile(level)
+        if not isinstance(hash_mb, int) or hash_mb < 1:
+            raise ValueError(f"invalid hash size: {hash_mb!r} (expected a positive number of megabytes)")
+        self.hash_mb = hash_mb
+        self._rng = random.Random(seed)
+        self._tt: dict[int, tuple[int, int, int, int]] = {}
+        self._history: list[int] = [0] * 65536
+        self._lock = threading.Lock()
+
+    @property
+    def level(self) -> int:
+        """Strength level, 1..8."""
+        return self._profile.level
+
+    @level.setter
+    def level(self, value: int) -> None:
+        self._profile = profile(value)
+
+    def new_game(self) -> None:
+        """Forget everything learnt in the previous game (table, history)."""
+        with self._lock:
+            self._tt.clear()
+            self._history = [0] * 65536
+
+    def search(
+        self,
+        board: Board,
+        limits: SearchLimits,
+        *,
+        stop: threading.Event | None = None,
+        on_info: Callable[[SearchInfo], None] | None = None,
+    ) -> SearchResult:
+        """Think about *board* (never modified) within *limits* and return the move.
+
+        Blocks until a limit is reached or *stop* is set (it then returns within about 50 ms).
+        Declares an entering-king win when the board's rule allows it, and resigns (``move``
+        None) only without a legal move or, at levels 4 and up, against a certain short mate.
+        """
+        with self._lock:
+            return self._search(board, limits, stop, on_info)
+
+    def start(
+        self,
+        board: Board,
+        limits: SearchLimits,
+        *,
+        on_info: Callable[[SearchInfo], None] | None = None,
+    ) -> SearchHandle:
+        """Run :meth:`search` in a background thread; the handle stops it and gets the result."""
+        return SearchHandle(self, board, limits, on_info)
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    def _search(
+        self,
+        board: Board,
+        limits: SearchLimits,
+        stop: threading.Event | None,
+        on_info: Callable[[SearchInfo], None] | None,
+    ) -> SearchResult:
+        prof = self._profile
+        pos = board.copy()
+        pos._ending = None
+        if pos.can_declare_win():
+            return SearchResult(move=None, ponder=None, declare_win=True, info=None)
+        codes = pos._legal_codes()
+        if not codes:
+            return SearchResult(move=None, ponder=None, declare_win=False, info=None)
+        plan = self._plan(limits, pos)
+        max_depth = limits.depth
+        if prof.max_depth is not None and not limits.infinite:
+            max_depth = prof.max_depth if max_depth is None else min(max_depth, prof.max_depth)
+        searcher = Searcher(
+            pos,
+            prof,
+            self._tt,
+            max(1024, self.hash_mb * (1 << 20) // TT_ENTRY_BYTES),
+            self._history,
+            self._rng,
+            plan=plan,
+            max_depth=max_depth,
+            max_nodes=limits.nodes,
+            stop=stop,
+            on_info=on_info,
+        )
+        moves = self._root_moves(pos, codes)
+        code, score, pv, info = searcher.think(moves)
+        move = MOVES[code]
+        if move is None or code not in codes:  # pragma: no cover - the search only plays listed moves
+            move = MOVES[codes[0]]
+        ponder = MOVES[pv[1]] if len(pv) > 1 and pv[0] == code else None
+        mate = mate_in(score)
+        if (
+            prof.resigns
+            and mate is not None
+            and -RESIGN_MATE_PLIES <= mate < 0
+            and info is not None
+            and info.depth >= -mate + 2
+            and not limits.infinite
+        ):
+            return SearchResult(move=None, ponder=None, declare_win=False, info=info)
+        return SearchResult(move=move, ponder=ponder, declare_win=False, info=info)
+
+    def _plan(self, limits: SearchLimits, board: Board) -> TimePlan:
+        prof = self._profile
+        plan = plan_time(limits, ply=board.move_number - 1, time_factor=prof.time_factor)
+        if prof.max_time is not None and plan.soft is not None and plan.hard is not None and not plan.exact:
+            soft = min(plan.soft, prof.max_time)
+            plan = TimePlan(soft, min(plan.hard, max(soft, prof.max_time)))
+        return plan
+
+    def _root_moves(self, board: Board, codes: list[int]) -> list[int]:
+        """The root moves this level considers, in a first order (captures first).  A beginner
+        overlooks some captures."""
+        prof = self._profile
+        squares = board._board
+        moves = sorted(codes, key=lambda c: squares[c & 127] != 0, reverse=True)
+        if prof.miss_capture > 0:
+            seen = [c for c in moves if not squares[c & 127] or self._rng.random() >= prof.miss_capture]
+            if seen:
+                moves = seen
+        return moves
+
+
+class SearchHandle:
+    """A search running in a background thread (see :meth:`Engine.start`)."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        board: Board,
+        limits: SearchLimits,
+        on_info: Callable[[SearchInfo], None] | None,
+    ) -> None:
+        self._stop = threading.Event()
+        self._result: SearchResult | None = None
+        self._error: BaseException | None = None
+        board = board.copy()  # the caller may move on while the search runs
+        self._thread = threading.Thread(
+            target=self._run, args=(engine, board, limits, on_info), name="shogiban-search", daemon=True
+        )
+        self._thread.start()
+
+    def _run(
+        self,
+        engine: Engine,
+        board: Board,
+        limits: SearchLimits,
+        on_info: Callable[[SearchInfo], None] | None,
+    ) -> None:
+        try:
+            self._result = engine.search(board, limits, stop=self._stop, on_info=on_info)
+        except BaseException as error:  # handed to result(): the caller's thread re-raises it
+            self._error = error
+
+    def stop(self) -> None:
+        """Ask the search to stop now; :meth:`result` then returns within about 50 ms."""
+        self._stop.set()
+
+    def done(self) -> bool:
+        """Whether the search has finished."""
+        return not self._thread.is_alive()
+
+    def result(self, timeout: float | None = None) -> SearchResult:
+        """Wait for the search (at most *timeout* seconds) and return its result.
+
+        :raises TimeoutError: if the search is still running after *timeout*.
+        """
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            raise TimeoutError(f"search still running after {timeout!r} seconds")
+        if self._error is not None:
+            raise self._error
+        assert self._result is not None
+        return self._result
+
+

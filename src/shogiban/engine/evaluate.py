@@ -1,0 +1,250 @@
+"""Static evaluation: material, pieces in hand, piece placement and king safety.
+
+The score is kept incrementally during search (see :func:`move_delta`).  Most of it lives in two
+tables indexed by a king square, a piece code and a square:
+
+* ``OWN[k][piece][sq]``: material, placement and the piece's value as a defender of its own
+  king on *k* (golds and silvers next to their king are worth more);
+* ``ATTACK[k][piece][sq]``: the piece's value as an attacker of the enemy king on *k*.
+
+Both are from sente's point of view (gote's entries are negative) and ``k == 81`` stands for a
+missing king (tsume positions).  A king move changes a whole table row, so it is re-summed with
+:func:`full_score`; any other move changes a handful of entries.  The parts that depend on the
+whole position (pieces in hand against an exposed king) are added by :func:`extras`.
+"""
+
+from __future__ import annotations
+
+from shogiban.bitboard import KING8
+from shogiban.position import Position
+
+#: Value on the board by piece type (index 1..14, 8 = king).
+MATERIAL: tuple[int, ...] = (0, 90, 315, 405, 495, 540, 855, 990, 0, 540, 540, 540, 540, 945, 1395)
+#: Value of the n-th piece of a type in hand (n = 1, 2, ...): more than on the board, a little
+#: less for each further one.
+HAND_FIRST: tuple[int, ...] = (0, 120, 350, 440, 570, 620, 960, 1110)
+HAND_STEP: tuple[int, ...] = (0, 8, 15, 15, 15, 15, 40, 50)
+HAND_FLOOR: tuple[int, ...] = (0, 85, 300, 380, 500, 545, 860, 1000)
+#: Penalty per hand-threat unit by the number of empty squares around the king.
+EXPOSURE: tuple[int, ...] = (0, 3, 7, 12, 18, 24, 30, 36, 42)
+TEMPO = 20
+NO_KING = 81
+_MAX_HAND = 19
+
+GOLDLIKE = frozenset((7, 9, 10, 11, 12))
+
+
+def _base_type(piece_type: int) -> int:
+    return piece_type - 8 if piece_type > 8 else piece_type
+
+
+def _placement(pt: int, row: int, col: int) -> int:
+    """Placement bonus for a sente piece of type *pt* on (row, col), row 0 = rank a."""
+    adv = 8 - row
+    edge = col in (0, 8)
+    if pt == 1:
+        return (0, 0, 0, 5, 10, 15, 20, 25, 0)[adv]
+    if pt == 2:
+        return 5 if adv <= 1 else 0
+    if pt == 3:
+        return (0, 0, 10, 15, 10, 0, -20, 0, 0)[adv] - (10 if edge else 0)
+    if pt == 4:
+        return (-5, 5, 15, 15, 10, 10, 5, 5, 5)[adv] - (10 if edge else 0)
+    if pt == 7:
+        return (0, 10, 5, -5, -10, -10, -10, -10, -10)[adv] - (10 if edge else 0)
+    if pt == 8:
+        centre = abs(col - 4)
+        return (0, 10, -25, -60, -90, -110, -100, -80, -60)[adv] + (-25, -10, 15, 25, 10)[centre]
+    return 0
+
+
+def _defence(pt: int, dy: int, dx: int) -> int:
+    """Bonus for a sente piece standing (dy, dx) from its own king (dy < 0 = in front)."""
+    d = max(abs(dy), dx)
+    if pt in GOLDLIKE:
+        if d == 1:
+            return 35 if dy > 0 else 50
+        return (0, 0, 28, 10)[d] if d <= 3 else 0
+    if pt == 4:
+        return (0, 40, 25, 8)[d] if d <= 3 else 0
+    if pt == 3:
+        return 10 if d <= 2 else 0
+    if pt == 1:
+        return 12 if dy < 0 and dx <= 1 and d <= 3 else 0
+    if pt == 6:
+        return -20 if d <= 2 else 0  # 玉飛接近すべからず: keep the rook away from the own king
+    return 0
+
+
+def _attack(pt: int, dy: int, dx: int) -> int:
+    """Bonus for a sente piece standing (dy, dx) from the enemy king."""
+    d = max(abs(dy), dx)
+    if pt in GOLDLIKE:
+        return (0, 80, 50, 25, 8)[d] if d <= 4 else 0
+    if pt == 4:
+        return (0, 60, 40, 18, 5)[d] if d <= 4 else 0
+    if pt == 3:
+        return 20 if d == 2 else 0
+    if pt == 1:
+        return (0, 25, 12)[d] if d <= 2 else 0
+    if pt == 2:
+        return 15 if dx == 0 and dy > 0 else 0
+    if pt == 14:
+        return (0, 150, 100, 60, 30, 10)[d] if d <= 5 else 0
+    if pt == 13:
+        return (0, 110, 70, 40, 20)[d] if d <= 4 else 0
+    if pt == 6:
+        return 15 if d <= 3 else 0
+    return 0
+
+
+def _build() -> tuple[list[list[list[int]]], list[list[list[int]]]]:
+    own: list[list[list[int]]] = []
+    attack: list[list[list[int]]] = []
+    for k in range(NO_KING + 1):
+        own_row: list[list[int]] = [[0] * 81 for _ in range(32)]
+        attack_row: list[list[int]] = [[0] * 81 for _ in range(32)]
+        for code in range(32):
+            pt, color = code & 15, code >> 4
+            if not 1 <= pt <= 14:
+                continue
+            sign = -1 if color else 1
+            for sq in range(81):
+                # Gote's pieces are sente's seen from the other side: rotate both squares.
+                s = 80 - sq if color else sq
+                row, col = divmod(s, 9)
+                value = MATERIAL[pt] + _placement(pt, row, col)
+                defence = attacking = 0
+                if k != NO_KING:
+                    kk = 80 - k if color else k
+                    krow, kcol = divmod(kk, 9)
+                    if pt != 8:
+                        defence = _defence(pt, row - krow, abs(col - kcol))
+                        # As an attacker, k is the enemy king, seen from the same side.
+                        attacking = _attack(pt, row - krow, abs(col - kcol))
+                own_row[code][sq] = sign * (value + defence)
+                attack_row[code][sq] = sign * attacking
+        own.append(own_row)
+        attack.append(attack_row)
+    return own, attack
+
+
+OWN, ATTACK = _build()
+
+
+def _hand_tables() -> list[list[list[int]]]:
+    """HAND[color][pt][n]: signed value of holding the n-th piece of *pt* (n >= 1)."""
+    tables: list[list[list[int]]] = []
+    for color in (0, 1):
+        sign = -1 if color else 1
+        per_type: list[list[int]] = [[0] * (_MAX_HAND + 2)]
+        for pt in range(1, 8):
+            row = [0] + [
+                sign * max(HAND_FLOOR[pt], HAND_FIRST[pt] - HAND_STEP[pt] * (n - 1)) for n in range(1, _MAX_HAND + 2)
+            ]
+            per_type.append(row)
+        tables.append(per_type)
+    return tables
+
+
+#: HAND[color][pt][n]: the (signed) value the n-th piece of type *pt* in *color*'s hand adds.
+HAND = _hand_tables()
+
+
+def king_index(position: Position, color: int) -> int:
+    """Row index into OWN/ATTACK for *color*'s king (NO_KING when it has none)."""
+    k = position._kings[color]
+    return k if k >= 0 else NO_KING
+
+
+def full_score(position: Position) -> int:
+    """The incremental part of the evaluation, from sente's point of view, summed from scratch."""
+    kb = king_index(position, 0)
+    kw = king_index(position, 1)
+    own_b, own_w = OWN[kb], OWN[kw]
+    att_b, att_w = ATTACK[kw], ATTACK[kb]  # sente's pieces attack gote's king, and vice versa
+    total = 0
+    for sq, piece in enumerate(position._board):
+        if piece:
+            if piece & 16:
+                total += own_w[piece][sq] + att_w[piece][sq]
+            else:
+                total += own_b[piece][sq] + att_b[piece][sq]
+    for color in (0, 1):
+        hand = position._hands[color]
+        table = HAND[color]
+        for pt in range(1, 8):
+            row = table[pt]
+            for n in range(1, min(hand[pt], _MAX_HAND) + 1):
+                total += row[n]
+    return total
+
+
+def move_delta(position: Position, code: int) -> int | None:
+    """Change of :func:`full_score` made by the move *code* (not yet pushed), or None for a king
+    move (re-sum with :func:`full_score` after pushing it)."""
+    to = code & 127
+    frm = code >> 7 & 127
+    color = position._turn
+    kings = position._kings
+    kc = kings[color]
+    ke = kings[color ^ 1]
+    kc = kc if kc >= 0 else NO_KING
+    ke = ke if ke >= 0 else NO_KING
+    if frm >= 81:
+        pt = frm - 81
+        piece = pt | color << 4
+        n = position._hands[color][pt]
+        return OWN[kc][piece][to] + ATTACK[ke][piece][to] - HAND[color][pt][min(n, _MAX_HAND)]
+    board = position._board
+    piece = board[frm]
+    if piece & 15 == 8:
+        return None
+    new = piece + 8 if code >> 14 else piece
+    own = OWN[kc]
+    att = ATTACK[ke]
+    delta = own[new][to] - own[piece][frm] + att[new][to] - att[piece][frm]
+    captured = board[to]
+    if captured:
+        delta -= OWN[ke][captured][to] + ATTACK[kc][captured][to]
+        pt = captured & 15
+        if pt > 8:
+            pt -= 8
+        delta += HAND[color][pt][min(position._hands[color][pt] + 1, _MAX_HAND)]
+    return delta
+
+
+def hand_threat(hand: list[int]) -> int:
+    """Weight of the pieces in *hand* as drop threats against a king."""
+    return (
+        (hand[1] > 0) + (hand[2] > 0) + (hand[3] > 0) * 2 + (hand[4] > 0) * 3 + (hand[4] > 1) * 3
+        + (hand[5] > 0) * 3 + (hand[5] > 1) * 3 + (hand[6] > 0) * 2 + (hand[6] > 1) * 2
+        + (hand[7] > 0) * 3 + (hand[7] > 1) * 3
+    )
+
+
+def extras(position: Position) -> int:
+    """The evaluation terms that need the whole position, from sente's point of view: pieces
+    in the opponent's hand threaten a king with empty squares around it."""
+    free = ~(position._occ[0] | position._occ[1])
+    kings = position._kings
+    hands = position._hands
+    total = 0
+    k = kings[0]
+    if k >= 0:
+        threat = hand_threat(hands[1])
+        if threat:
+            total -= EXPOSURE[(KING8[k] & free).bit_count()] * threat
+    k = kings[1]
+    if k >= 0:
+        threat = hand_threat(hands[0])
+        if threat:
+            total += EXPOSURE[(KING8[k] & free).bit_count()] * threat
+    return total
+
+
+def evaluate(position: Position) -> int:
+    """Full static evaluation for the side to move, in centipawns (slow path, for tests and
+    the root; the search keeps :func:`full_score` incrementally)."""
+    score = full_score(position) + extras(position)
+    return (score if position._turn == 0 else -score) + TEMPO

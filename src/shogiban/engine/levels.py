@@ -1,0 +1,56 @@
+"""Strength levels 1 (beginner) to 8 (strongest): what each may search and how it errs.
+
+Levels differ in depth, in the noise added to the evaluation, in how often a capture at the root
+goes unseen and in the share of the clock they use; level 8 searches as deep as the time allows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MIN_LEVEL = 1
+MAX_LEVEL = 8
+
+
+@dataclass(frozen=True, slots=True)
+class LevelProfile:
+    """How one level searches."""
+
+    level: int
+    """The level, 1..8."""
+    max_depth: int | None
+    """Deepest iteration (plies), or None for no cap."""
+    noise: int
+    """Amplitude of the evaluation noise, centipawns (0 = exact)."""
+    miss_capture: float
+    """Chance that each capture at the root goes unseen (a beginner's oversight)."""
+    qsearch_plies: int
+    """Quiescence depth: how far captures are followed after the nominal depth."""
+    time_factor: float
+    """Share of the planned thinking time this level uses."""
+    max_time: float | None
+    """Seconds per move at most (None: what the clock allows)."""
+    resigns: bool
+    """Whether the level resigns when it sees itself mated."""
+
+
+LEVELS: dict[int, LevelProfile] = {
+    1: LevelProfile(1, 1, 300, 0.35, 1, 0.1, 0.3, False),
+    2: LevelProfile(2, 1, 140, 0.12, 4, 0.1, 0.4, False),
+    3: LevelProfile(3, 2, 80, 0.04, 6, 0.15, 0.6, False),
+    4: LevelProfile(4, 2, 35, 0.0, 8, 0.2, 1.0, True),
+    5: LevelProfile(5, 3, 25, 0.0, 8, 0.25, 2.0, True),
+    6: LevelProfile(6, 3, 0, 0.0, 10, 0.3, None, True),
+    7: LevelProfile(7, 5, 0, 0.0, 10, 0.45, None, True),
+    8: LevelProfile(8, None, 0, 0.0, 12, 1.0, None, True),
+}
+
+
+def profile(level: int) -> LevelProfile:
+    """The profile of *level*.
+
+    :raises ValueError: if *level* is not 1..8.
+    """
+    if not isinstance(level, int) or not MIN_LEVEL <= level <= MAX_LEVEL:
+        raise ValueError(f"invalid engine level: {level!r} (expected {MIN_LEVEL}..{MAX_LEVEL})")
+    return LEVELS[level]

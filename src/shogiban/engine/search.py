@@ -1,0 +1,586 @@
+"""The search: iterative deepening PVS with aspiration windows, a transposition table,
+quiescence, null-move pruning and late-move reductions, on the core's int move codes.
+
+Scores are centipawns for the side to move.  A mate found in the tree scores ``MATE - plies``
+(positive when the side to move mates).  Repetitions score as a draw, or as a loss for the side
+that gave every check of the cycle (連続王手の千日手); an entering-king declaration scores as a win.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+from shogiban import zobrist
+from shogiban.bitboard import ZONE
+from shogiban.board import Board
+from shogiban.engine.evaluate import MATERIAL, TEMPO, extras, full_score, move_delta
+from shogiban.engine.levels import LevelProfile
+from shogiban.engine.results import SearchInfo
+from shogiban.engine.timeman import TimePlan
+from shogiban.move import MOVES, Move
+from shogiban.outcome import EnteringKingRule
+from shogiban.rules import declaration_result
+
+MATE = 100_000
+#: Scores beyond this are mates (distance in plies = MATE - |score|).
+MATE_BOUND = MATE - 1_000
+#: A win by the opponent's perpetual check: far above any material, below every mate.
+PERPETUAL_WIN = 50_000
+INF = MATE + 1
+MAX_PLY = 100
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_Z_WHITE = zobrist.WHITE_TO_MOVE
+#: Bytes one transposition-table entry costs in CPython (dict slot, int key, tuple of 4 ints).
+TT_ENTRY_BYTES = 200
+
+# Capture ordering (MVV-LVA): the victim's value first, the cheaper attacker first among equals.
+_VICTIM = [0] * 32
+_ATTACKER = [0] * 32
+for _code in range(32):
+    _pt = _code & 15
+    if 1 <= _pt <= 14:
+        _VICTIM[_code] = MATERIAL[_pt]
+        _ATTACKER[_code] = MATERIAL[_pt] if _pt != 8 else 2000
+_MVV_LVA = [_VICTIM[v] * 8 - _ATTACKER[a] // 16 for v in range(32) for a in range(32)]
+#: What capturing a piece gains: its board value and the value of the piece it becomes in hand.
+_GAIN = [(_VICTIM[c] + (MATERIAL[(c & 15) - 8 if c & 15 > 8 else c & 15] if c & 15 else 0)) for c in range(32)]
+
+
+class SearchStopped(Exception):  # noqa: N818 - a signal, not an error
+    """Raised inside the tree when the search must stop (stop event, time or nodes)."""
+
+
+def mate_in(score: int) -> int | None:
+    """Plies to mate for a mate score (negative when the side to move is mated), else None."""
+    if score >= MATE_BOUND:
+        return MATE - score
+    if score <= -MATE_BOUND:
+        return -(MATE + score)
+    return None
+
+
+class Searcher:
+    """One search over a private copy of the board; the engine keeps the table and history."""
+
+    def __init__(
+        self,
+        board: Board,
+        profile: LevelProfile,
+        tt: dict[int, tuple[int, int, int, int]],
+        tt_limit: int,
+        history: list[int],
+        rng: random.Random,
+        *,
+        plan: TimePlan,
+        max_depth: int | None,
+        max_nodes: int | None,
+        stop: threading.Event | None,
+        on_info: Callable[[SearchInfo], None] | None,
+    ) -> None:
+        self.pos = board
+        self.profile = profile
+        self.tt = tt
+        self.tt_limit = tt_limit
+        self.history = history
+        self.rng = rng
+        self.plan = plan
+        self.max_depth = min(max_depth or MAX_PLY - 10, MAX_PLY - 10)
+        self.max_nodes = max_nodes
+        self.stop = stop
+        self.on_info = on_info
+        self.rule = board.entering_king_rule
+        self.nodes = 0
+        self.seldepth = 0
+        self.next_poll = 0
+        self.start = time.perf_counter()
+        self.deadline = self.start + plan.hard if plan.hard is not None else None
+        self.noise = profile.noise
+        self.noise_key = rng.getrandbits(64) | 1
+        self.qmax = profile.qsearch_plies
+        self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
+        # Path state, aligned with the board's move stack (game history included): the key of
+        # every position, whether each move gave check, and the incremental evaluation.
+        self.keys: list[int] = []
+        self.checks: list[bool] = []
+        self.floor = 0  # index in keys of the position after the last null move
+        self.evals: list[int] = [full_score(board)]
+        self._load_history()
+        self._poll_step()
+
+    # -- path bookkeeping ----------------------------------------------------------------------
+
+    def _load_history(self) -> None:
+        """Keys and check flags of the game so far, for repetition and perpetual-check rules."""
+        probe = self.pos.copy()
+        keys: list[int] = [probe._hash]
+        checks: list[bool] = []
+        while probe._stack:
+            checks.append(probe._in_check())
+            probe._pop()
+            keys.append(probe._hash)
+        keys.reverse()
+        checks.reverse()
+        self.keys = keys
+        self.checks = checks
+        if not checks:
+            # Whether the side to move is in check at the root, when there is no history.
+            self.checks = [self.pos._in_check()]
+            self.keys = [keys[0], keys[0]]
+            self.floor = 1
+
+    def _in_check(self) -> bool:
+        return self.checks[-1]
+
+    def make(self, code: int) -> None:
+        """Play *code* on the board, keeping the evaluation and the path up to date."""
+        pos = self.pos
+        delta = move_delta(pos, code)
+        pos._push(code)
+        self.evals.append(self.evals[-1] + delta if delta is not None else full_score(pos))
+        self.keys.append(pos._hash)
+        self.checks.append(pos._in_check())
+
+    def unmake(self) -> None:
+        """Take back the last :meth:`make`."""
+        self.pos._pop()
+        self.evals.pop()
+        self.keys.pop()
+        self.checks.pop()
+
+    # -- stopping ------------------------------------------------------------------------------
+
+    def _poll_step(self) -> None:
+        step = self.nodes + 256
+        if self.max_nodes is not None:
+            step = min(step, self.max_nodes)
+        self.next_poll = step
+
+    def _poll(self) -> None:
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise SearchStopped
+        if self.stop is not None and self.stop.is_set():
+            raise SearchStopped
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise SearchStopped
+        self._poll_step()
+
+    def elapsed(self) -> float:
+        """Seconds since the search started."""
+        return time.perf_counter() - self.start
+
+    # -- evaluation and rules ------------------------------------------------------------------
+
+    def static_eval(self) -> int:
+        """Static evaluation for the side to move (with this level's noise)."""
+        pos = self.pos
+        score = self.evals[-1] + extras(pos)
+        if self.noise:
+            amp = self.noise
+            score += (pos._hash * self.noise_key >> 32) % (2 * amp + 1) - amp
+        return (score if pos._turn == 0 else -score) + TEMPO
+
+    def _repetition(self, ply: int) -> int | None:
+        """Score of a repeated position (None if the earlier occurrence is beyond a null move)."""
+        keys = self.keys
+        n = len(keys) - 1
+        h = keys[n]
+        j = n - 4
+        while j >= self.floor:
+            if keys[j] == h:
+                break
+            j -= 2
+        else:
+            return None
+        checks = self.checks
+        # Moves j..n-1: the side to move now made j, j+2, ...; the opponent j+1, j+3, ...
+        ours = all(checks[m] for m in range(j, n, 2))
+        theirs = all(checks[m] for m in range(j + 1, n, 2))
+        if theirs and not ours:
+            return PERPETUAL_WIN - ply
+        if ours and not theirs:
+            return -(PERPETUAL_WIN - ply)
+        return 0
+
+    def _can_declare(self) -> bool:
+        pos = self.pos
+        color = pos._turn
+        k = pos._kings[color]
+        if k < 0 or not ZONE[color] >> k & 1 or self.rule is EnteringKingRule.NONE:
+            return False
+        result, _ = declaration_result(pos, self.rule)
+        return result is not None and result.winner is not None
+
+    # -- move ordering ---------------------------------------------------------------------------
+
+    def _ordered(self, codes: list[int], tt_move: int, ply: int) -> Iterator[int]:
+        """The moves in search order: table move, captures (MVV-LVA), promotions, killers,
+        then quiet moves by history."""
+        board = self.pos._board
+        if tt_move and tt_move in codes:
+            yield tt_move
+        caps = [c for c in codes if board[c & 127]]
+        if caps:
+            caps.sort(key=lambda c: _MVV_LVA[board[c & 127] << 5 | board[c >> 7 & 127]], reverse=True)
+            for c in caps:
+                if c != tt_move:
+                    yield c
+        killers = self.killers[ply]
+        k0, k1 = killers
+        if k0 and k0 != tt_move and k0 in codes and not board[k0 & 127]:
+            yield k0
+        if k1 and k1 != tt_move and k1 in codes and not board[k1 & 127]:
+            yield k1
+        quiets = [c for c in codes if not board[c & 127]]
+        if self.pos._turn:
+            hist = self.history
+            quiets.sort(key=lambda c: hist[c | 32768], reverse=True)
+        else:
+            quiets.sort(key=self.history.__getitem__, reverse=True)
+        for c in quiets:
+            if c != tt_move and c != k0 and c != k1:
+                yield c
+
+    # -- the tree ------------------------------------------------------------------------------
+
+    def search(self, depth: int, alpha: int, beta: int, ply: int, null_ok: bool) -> int:
+        """Negamax PVS to *depth* plies; the score of the position for the side to move."""
+        self.nodes += 1
+        if self.nodes >= self.next_poll:
+            self._poll()
+        pos = self.pos
+        self.pv[ply] = []
+        in_check = self.checks[-1]
+        if ply:
+            if pos._rep.get(pos._hash, 0) > 1:
+                rep = self._repetition(ply)
+                if rep is not None:
+                    return rep
+            # Mate-distance pruning: no line from here beats a mate already found nearer the root.
+            if alpha < -MATE + ply:
+                alpha = -MATE + ply
+            if beta > MATE - ply - 1:
+                beta = MATE - ply - 1
+            if alpha >= beta:
+                return alpha
+            if ply >= MAX_PLY:
+                return self.static_eval()
+        if in_check:
+            depth += 1
+        if depth <= 0:
+            return self.qsearch(alpha, beta, ply, 0)
+        if ply > self.seldepth:
+            self.seldepth = ply
+        if not in_check and self._can_declare():
+            return MATE - ply
+        h = pos._hash
+        entry = self.tt.get(h)
+        tt_move = 0
+        pv_node = beta - alpha > 1
+        if entry is not None:
+            e_depth, e_flag, e_score, tt_move = entry
+            if e_depth >= depth and not pv_node and ply:
+                if e_score >= MATE_BOUND:
+                    e_score -= ply
+                elif e_score <= -MATE_BOUND:
+                    e_score += ply
+                if (
+                    e_flag == _EXACT
+                    or (e_flag == _LOWER and e_score >= beta)
+                    or (e_flag == _UPPER and e_score <= alpha)
+                ):
+                    return e_score
+        if not pv_node and not in_check and abs(beta) < MATE_BOUND:
+            static = self.static_eval()
+            # Reverse futility: far above beta near the leaves, a quiet move will not lose it all.
+            if depth <= 2 and static - 200 * depth >= beta:
+                return static
+            if null_ok and depth >= 3 and static >= beta and self._has_pieces():
+                reduction = 3 if depth >= 6 else 2
+                self._null_push()
+                try:
+                    score = -self.search(depth - 1 - reduction, -beta, -beta + 1, ply + 1, False)
+                finally:
+                    self._null_pop()
+                if score >= beta:
+                    return beta if score >= MATE_BOUND else score
+        codes = pos._legal_codes()
+        if not codes:
+            return -MATE + ply  # no legal move loses, in check or not
+        board = pos._board
+        turn_bit = 32768 if pos._turn else 0
+        best = -INF
+        best_code = 0
+        original_alpha = alpha
+        killers = self.killers[ply]
+        for searched, code in enumerate(self._ordered(codes, tt_move, ply)):
+            quiet = not board[code & 127] and not code >> 14
+            self.make(code)
+            gives_check = self.checks[-1]
+            try:
+                if searched == 0:
+                    score = -self.search(depth - 1, -beta, -alpha, ply + 1, True)
+                else:
+                    reduction = 0
+                    if depth >= 3 and searched >= 3 and quiet and not in_check and not gives_check:
+                        reduction = 1 + (searched >= 10) + (depth >= 7)
+                        if code == killers[0] or code == killers[1]:
+                            reduction -= 1
+                    score = -self.search(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True)
+                    if reduction and score > alpha:
+                        score = -self.search(depth - 1, -alpha - 1, -alpha, ply + 1, True)
+                    if alpha < score < beta:
+                        score = -self.search(depth - 1, -beta, -alpha, ply + 1, True)
+            finally:
+                self.unmake()
+            if score > best:
+                best = score
+                best_code = code
+                if score > alpha:
+                    alpha = score
+                    self.pv[ply] = [code, *self.pv[ply + 1]]
+                    if score >= beta:
+                        if quiet:
+                            if killers[0] != code:
+                                killers[1] = killers[0]
+                                killers[0] = code
+                            self.history[code | turn_bit] += depth * depth
+                        break
+        flag = _LOWER if best >= beta else _EXACT if best > original_alpha else _UPPER
+        self._store(h, depth, flag, best, ply, best_code)
+        return best
+
+    def _store(self, h: int, depth: int, flag: int, score: int, ply: int, code: int) -> None:
+        tt = self.tt
+        if len(tt) >= self.tt_limit:
+            tt.clear()
+        if score >= MATE_BOUND:
+            score += ply
+        elif score <= -MATE_BOUND:
+            score -= ply
+        tt[h] = (depth, flag, score, code)
+
+    def _has_pieces(self) -> bool:
+        """Whether the side to move has something besides pawns (null move is unsafe otherwise)."""
+        pos = self.pos
+        color = pos._turn
+        hand = pos._hands[color]
+        if any(hand[2:8]):
+            return True
+        own = pos._occ[color] & ~pos._bb[1 | color << 4] & ~pos._bb[8 | color << 4]
+        return own != 0
+
+    def _null_push(self) -> None:
+        pos = self.pos
+        pos._turn ^= 1
+        pos._hash ^= _Z_WHITE
+        self.keys.append(pos._hash)
+        self.checks.append(False)
+        self.evals.append(self.evals[-1])
+        self._saved_floor = self.floor
+        self.floor = len(self.keys) - 1
+
+    def _null_pop(self) -> None:
+        pos = self.pos
+        pos._turn ^= 1
+        pos._hash ^= _Z_WHITE
+        self.keys.pop()
+        self.checks.pop()
+        self.evals.pop()
+        self.floor = self._saved_floor
+
+    def qsearch(self, alpha: int, beta: int, ply: int, qply: int) -> int:
+        """Quiescence: captures and promotions until the position is quiet; every evasion
+        when in check (so mates at the horizon are seen)."""
+        self.nodes += 1
+        if self.nodes >= self.next_poll:
+            self._poll()
+        self.pv[ply] = []
+        if ply > self.seldepth:
+            self.seldepth = ply
+        pos = self.pos
+        if self.checks[-1]:
+            codes = pos._legal_codes()
+            if not codes:
+                return -MATE + ply
+            if ply >= MAX_PLY or qply >= self.qmax + 4:
+                return self.static_eval()
+            best = -INF
+            board = pos._board
+            codes.sort(key=lambda c: _VICTIM[board[c & 127]], reverse=True)
+            for code in codes:
+                self.make(code)
+                try:
+                    score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1)
+                finally:
+                    self.unmake()
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+                        self.pv[ply] = [code, *self.pv[ply + 1]]
+                        if score >= beta:
+                            break
+            return best
+        stand = self.static_eval()
+        if stand >= beta or qply >= self.qmax or ply >= MAX_PLY:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        codes = pos._legal_codes()
+        if not codes:
+            return -MATE + ply
+        board = pos._board
+        caps = [c for c in codes if board[c & 127] or (c >> 14 and board[c >> 7 & 127] & 15 in (1, 5, 6))]
+        if not caps:
+            return stand
+        caps.sort(key=lambda c: _MVV_LVA[board[c & 127] << 5 | board[c >> 7 & 127]], reverse=True)
+        best = stand
+        them = pos._turn ^ 1
+        occupied = pos._occ[0] | pos._occ[1]
+        margin = stand + 200 - alpha
+        for code in caps:
+            to = code & 127
+            victim = board[to]
+            attacker = board[code >> 7 & 127]
+            gain = _GAIN[victim] + (MATERIAL[(attacker & 15) + 8] - MATERIAL[attacker & 15] if code >> 14 else 0)
+            if gain + margin < 0:
+                continue  # delta pruning: even winning this cannot lift the score to alpha
+            if _VICTIM[attacker] > _VICTIM[victim] + 100 and pos._is_attacked(to, them, occupied):
+                continue  # a defended victim worth less than the attacker: a losing capture
+            self.make(code)
+            try:
+                score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1)
+            finally:
+                self.unmake()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    self.pv[ply] = [code, *self.pv[ply + 1]]
+                    if score >= beta:
+                        break
+        return best
+
+    # -- the root ------------------------------------------------------------------------------
+
+    def root(self, moves: list[int], depth: int, alpha: int, beta: int) -> tuple[int, int]:
+        """Search the root *moves* (best first) to *depth*; returns (score, best code) and
+        moves the best to the front.  A stop inside raises :class:`SearchStopped` after
+        recording the best move found so far in ``self.partial``."""
+        best = -INF
+        best_code = moves[0]
+        self.pv[0] = []
+        for i, code in enumerate(moves):
+            self.make(code)
+            try:
+                if i == 0:
+                    score = -self.search(depth - 1, -beta, -alpha, 1, True)
+                else:
+                    score = -self.search(depth - 1, -alpha - 1, -alpha, 1, True)
+                    if alpha < score < beta:
+                        score = -self.search(depth - 1, -beta, -alpha, 1, True)
+            finally:
+                self.unmake()
+            if score > best:
+                best = score
+                best_code = code
+                if score > alpha:
+                    alpha = score
+                    self.pv[0] = [code, *self.pv[1]]
+                    self.partial = (code, score, list(self.pv[0]))
+                    if score >= beta:
+                        break
+        moves.remove(best_code)
+        moves.insert(0, best_code)
+        return best, best_code
+
+    partial: tuple[int, int, list[int]] | None = None
+
+    def think(self, moves: list[int]) -> tuple[int, int, list[int], SearchInfo | None]:
+        """Iterative deepening over the root *moves* until a limit is reached.
+
+        Returns (best code, score, principal variation, last report).  The move of the last
+        completed iteration is kept, unless the interrupted one had already found a better one.
+        """
+        plan = self.plan
+        best_code = moves[0]
+        best_score = 0
+        best_pv: list[int] = [best_code]
+        last: SearchInfo | None = None
+        stretch = 1.0
+        score = 0
+        for depth in range(1, self.max_depth + 1):
+            self.partial = None
+            try:
+                score, code = self._aspiration(moves, depth, score)
+            except SearchStopped:
+                if self.partial is not None and (depth == 1 or self.partial[1] > best_score):
+                    best_code, best_score, best_pv = self.partial
+                    last = self.info(depth, best_score, best_pv)
+                elif last is None:
+                    last = self.info(depth, best_score, best_pv)
+                break
+            if code != best_code and depth > 1:
+                stretch = min(2.0, stretch * 1.4)  # the best move changed: think longer
+            else:
+                stretch = max(1.0, stretch * 0.9)
+            best_code, best_score = code, score
+            best_pv = list(self.pv[0]) or [code]
+            last = self.info(depth, score, best_pv)
+            if self.on_info is not None:
+                self.on_info(last)
+            if len(moves) == 1 and not plan.exact and plan.soft is not None:
+                break  # a forced move: no need to think
+            if abs(score) >= MATE_BOUND and not plan.exact and depth >= (MATE - abs(score)) + 2:
+                break  # a mate is proven (or suffered) at full width: deeper search adds nothing
+            if plan.soft is not None and not plan.exact:
+                elapsed = self.elapsed()
+                soft = plan.soft * stretch
+                if plan.hard is not None:
+                    soft = min(soft, plan.hard)
+                # The next iteration takes several times this one: do not start what cannot end.
+                if elapsed >= soft * 0.55:
+                    break
+        return best_code, best_score, best_pv, last
+
+    def _aspiration(self, moves: list[int], depth: int, guess: int) -> tuple[int, int]:
+        """Root search in a window around *guess*, widened on failure."""
+        if depth < 4 or abs(guess) >= MATE_BOUND // 2:
+            return self.root(moves, depth, -INF, INF)
+        window = 60
+        alpha, beta = guess - window, guess + window
+        while True:
+            score, code = self.root(moves, depth, alpha, beta)
+            if score <= alpha:
+                alpha = max(-INF, alpha - window * 4)
+            elif score >= beta:
+                beta = min(INF, beta + window * 4)
+            else:
+                return score, code
+            window *= 4
+            if window > 2000:
+                alpha, beta = -INF, INF
+
+    def info(self, depth: int, score: int, pv: list[int]) -> SearchInfo:
+        """A progress report for the iteration just finished."""
+        elapsed = self.elapsed()
+        mate = mate_in(score)
+        return SearchInfo(
+            depth=depth,
+            seldepth=max(self.seldepth, depth),
+            nodes=self.nodes,
+            time=elapsed,
+            nps=int(self.nodes / elapsed) if elapsed > 0 else 0,
+            score_cp=None if mate is not None else score,
+            score_mate=mate,
+            pv=[m for m in (MOVES[c] for c in pv) if m is not None],
+        )
+
+
+def pv_moves(codes: list[int]) -> list[Move]:
+    """Moves of a list of codes."""
+    return [m for m in (MOVES[c] for c in codes) if m is not None]

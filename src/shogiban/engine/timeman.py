@@ -1,0 +1,83 @@
+"""Time management: how long to think about one move, from the limits and the clock.
+
+Pure functions, so the arithmetic is testable without searching.  A plan has a *soft* target
+(start no new iteration past it, stretched by the search in complicated positions) and a *hard*
+limit (abort the search there).  Both leave a safety margin for Python's and the transport's
+overhead, so the engine never loses on time.
+
+>>> plan = plan_time(SearchLimits(time_left=0.0, byoyomi=10.0))
+>>> round(plan.hard, 2)
+9.85
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shogiban.engine.limits import SearchLimits
+
+#: Seconds kept back from every clock budget for stopping, returning and sending the move.
+MOVE_OVERHEAD = 0.15
+#: Seconds kept back from an exact ``movetime`` (the caller asked for that budget exactly).
+MOVETIME_OVERHEAD = 0.04
+#: The least any plan gives, so that a move is always found.
+MINIMUM = 0.01
+#: Default budget when no limit at all is given.
+DEFAULT_MOVETIME = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class TimePlan:
+    """Seconds the search may spend: None means unbounded."""
+
+    soft: float | None
+    """Start no new iteration after this (the search may stretch it up to ``hard``)."""
+    hard: float | None
+    """Abort the search here."""
+    exact: bool = False
+    """Spend the whole budget (``movetime``): no early stop when the answer looks settled."""
+
+
+def moves_to_go(ply: int) -> int:
+    """How many more moves of ours the main time should last, from the game's ply count."""
+    return max(20, 60 - ply // 2)
+
+
+def overhead(budget: float) -> float:
+    """Safety margin taken from a clock budget: the fixed overhead, less for tiny budgets."""
+    return min(MOVE_OVERHEAD, budget * 0.3)
+
+
+def plan_time(limits: SearchLimits, *, ply: int = 0, time_factor: float = 1.0) -> TimePlan:
+    """The time plan for one move.
+
+    :param limits: the search limits (``movetime`` wins over the clock when both are given).
+    :param ply: plies played in the game so far (spread the main time over the moves left).
+    :param time_factor: scale of the soft target (lower levels think less); never raises the
+        hard limit above what the clock allows.
+    """
+    if limits.infinite:
+        return TimePlan(None, None)
+    if limits.movetime is not None:
+        budget = max(MINIMUM, limits.movetime - min(MOVETIME_OVERHEAD, limits.movetime * 0.1))
+        return TimePlan(budget, budget, exact=True)
+    if not limits.uses_clock():
+        if limits.depth is not None or limits.nodes is not None:
+            return TimePlan(None, None)
+        budget = DEFAULT_MOVETIME * time_factor
+        return TimePlan(budget, budget)
+    main = max(0.0, limits.time_left or 0.0)
+    byoyomi = max(0.0, limits.byoyomi)
+    increment = max(0.0, limits.increment)
+    # Everything usable now: the main time plus one byoyomi period (the increment comes after).
+    available = main + byoyomi
+    hard_cap = max(MINIMUM, available - overhead(available))
+    if main <= 0.0:
+        # Byoyomi only (or an exhausted clock): the whole period, less the margin.
+        soft = min(hard_cap, max(MINIMUM, hard_cap * time_factor))
+        return TimePlan(soft, hard_cap)
+    share = main / moves_to_go(ply) + increment * 0.8 + byoyomi
+    soft = max(MINIMUM, min(hard_cap, share * time_factor))
+    # Never sink more than a quarter of the main time (plus the free byoyomi) into one move.
+    hard = max(soft, min(hard_cap, soft * 4.0, main * 0.25 + byoyomi + increment * 0.5))
+    return TimePlan(soft, min(hard, hard_cap))

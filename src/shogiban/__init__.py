@@ -50,7 +50,16 @@ from shogiban.pieces import (
     PieceType,
 )
 from shogiban.sfen import STARTING_SFEN
-from shogiban.squares import SQUARE_NAMES, SQUARES, Square, make_square, parse_square, square_file, square_name, square_rank
+from shogiban.squares import (
+    SQUARE_NAMES,
+    SQUARES,
+    Square,
+    make_square,
+    parse_square,
+    square_file,
+    square_name,
+    square_rank,
+)
 
 __version__ = "0.1.0"
 

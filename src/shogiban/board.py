@@ -20,6 +20,9 @@ from shogiban.pieces import ENGLISH_NAMES, PIECE_COUNTS, Color, Piece, PieceType
 from shogiban.position import DEAD_END, Position
 from shogiban.sfen import STARTING_SFEN, make_sfen, parse_sfen
 from shogiban.squares import SQUARE_NAMES, Square, square_file
+from shogiban.zobrist import HAND as _Z_HAND
+from shogiban.zobrist import PIECE_SQUARE as _Z_SQ
+from shogiban.zobrist import WHITE_TO_MOVE as _Z_WHITE
 
 _MOVES_GET = MOVES.__getitem__
 
@@ -63,7 +66,7 @@ class Board(Position):
         as a loss for its player instead of refusing it.
     """
 
-    __slots__ = ("entering_king_rule", "max_moves", "tournament", "_start_sfen", "_start_number", "_ending")
+    __slots__ = ("_ending", "_start_number", "_start_sfen", "entering_king_rule", "max_moves", "tournament")
 
     def __init__(
         self,
@@ -80,7 +83,7 @@ class Board(Position):
         self.tournament = tournament
         self._ending: tuple[int, Outcome, Move | None, str] | None = None
         self._start_number = 1
-        self._start_sfen = ""
+        self._start_sfen: str | tuple[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]], int, int] = ""
         if sfen is None:
             self.clear()
         else:
@@ -89,32 +92,42 @@ class Board(Position):
     # -- set-up ---------------------------------------------------------------------------------
 
     def set_sfen(self, sfen: str, *, lenient: bool = False) -> None:
-        """Set up the position *sfen* and clear the move stack.
+        """Set up the position *sfen* and clear the move stack.  On error the board is unchanged.
 
         :raises InvalidSfenError: if *sfen* is malformed, or impossible and *lenient* is false.
         """
         parts = parse_sfen(sfen)
-        candidate = Board.__new__(Board)
-        Position.__init__(candidate)
-        for sq, piece in enumerate(parts.board):
+        candidate = Position()
+        board = candidate._board = parts.board
+        bb = candidate._bb
+        occ = candidate._occ
+        key = _Z_WHITE if parts.turn else 0
+        z = _Z_SQ
+        for sq in range(81):
+            piece = board[sq]
             if piece:
-                candidate._put(sq, piece)
+                bb[piece] |= 1 << sq
+                occ[piece >> 4] |= 1 << sq
+                key ^= z[piece][sq]
+        for color in (0, 1):
+            hand = parts.hands[color]
+            zh = _Z_HAND[color]
+            for pt in (1, 2, 3, 4, 5, 6, 7):
+                if hand[pt]:
+                    key ^= zh[pt][hand[pt]]
+        for color in (0, 1):
+            kings = bb[8 | color << 4]
+            candidate._kings[color] = kings.bit_length() - 1 if kings else -1
         candidate._hands = parts.hands
         candidate._turn = parts.turn
         if not lenient:
-            problem = candidate._position_problem()
+            problem = _position_problem(candidate)
             if problem:
                 raise InvalidSfenError(f"impossible position: {sfen!r} ({problem})")
-        self._clear()
-        for sq, piece in enumerate(parts.board):
-            if piece:
-                self._put(sq, piece)
-        self._hands = parts.hands
-        self._turn = parts.turn
+        self._board, self._bb, self._occ, self._kings = board, bb, occ, candidate._kings
+        self._hands, self._turn = parts.hands, parts.turn
         self._start_number = parts.move_number
-        self._reset_history()
-        self._ending = None
-        self._start_sfen = self.sfen()
+        self._reset_history(key)
 
     @classmethod
     def from_handicap(cls, name: str, **options: object) -> Board:
@@ -136,37 +149,10 @@ class Board(Position):
         self._clear()
         self._start_number = 1
         self._reset_history()
-        self._ending = None
-        self._start_sfen = self.sfen()
-
-    def _position_problem(self) -> str | None:
-        """Why the position is impossible, or None."""
-        for color in (0, 1):
-            side = rules.SIDE_NAMES[color]
-            if self._bb[8 | color << 4].bit_count() > 1:
-                return f"{side} has more than one king"
-            pawns = self._bb[1 | color << 4]
-            files = [square_file(sq) for sq in squares_of(pawns)]
-            for f in files:
-                if files.count(f) > 1:
-                    return f"two {side} pawns on file {f}"
-        for sq, piece in enumerate(self._board):
-            if piece and DEAD_END[piece] >> sq & 1:
-                return f"the {ENGLISH_NAMES[piece & 15]} on {SQUARE_NAMES[sq]} could never move"
-        for pt, most in PIECE_COUNTS.items():
-            on_board = sum(1 for p in self._board if p and (p & 15 == pt or p & 15 == pt + 8 and pt <= 6))
-            total = on_board + (self._hands[0][pt] + self._hands[1][pt] if pt != 8 else 0)
-            if total > most:
-                return f"{total} {ENGLISH_NAMES[pt]}s (a set has {most})"
-        other = self._turn ^ 1
-        ksq = self._kings[other]
-        if ksq >= 0 and self._is_attacked(ksq, self._turn, self._occ[0] | self._occ[1]):
-            return f"{rules.SIDE_NAMES[other]} is in check but it is {rules.SIDE_NAMES[self._turn]}'s turn"
-        return None
 
     def is_valid(self) -> bool:
         """Whether the current position is possible (see ``lenient``)."""
-        return self._position_problem() is None
+        return _position_problem(self) is None
 
     def sfen(self, *, move_number: bool = True) -> str:
         """The canonical SFEN of the position."""
@@ -175,7 +161,17 @@ class Board(Position):
     @property
     def starting_sfen(self) -> str:
         """SFEN of the position the move stack starts from."""
+        if isinstance(self._start_sfen, tuple):
+            board, hands, turn, number = self._start_sfen
+            self._start_sfen = make_sfen(list(board), turn, [list(hands[0]), list(hands[1])], number)
         return self._start_sfen
+
+    def _reset_history(self, key: int | None = None) -> None:
+        super()._reset_history(key)
+        self._ending = None
+        # A snapshot, written as SFEN only when asked for.
+        self._start_sfen = (tuple(self._board), (tuple(self._hands[0]), tuple(self._hands[1])), self._turn,
+                            self._start_number)
 
     def piece_at(self, square: Square) -> Piece | None:
         """The piece on *square*, if any."""
@@ -188,7 +184,6 @@ class Board(Position):
         if piece is not None:
             self._put(square, piece.code)
         self._reset_history()
-        self._start_sfen = self.sfen()
 
     def hand(self, color: Color | int) -> dict[PieceType, int]:
         """Pieces in *color*'s hand, in R B G S N L P order, with zero counts left out."""
@@ -205,7 +200,6 @@ class Board(Position):
             raise ValueError(f"invalid hand set-up: {piece_type!r} x {count!r}")
         self._hands[color][piece_type] = count
         self._reset_history()
-        self._start_sfen = self.sfen()
 
     def king_square(self, color: Color | int) -> Square | None:
         """Square of *color*'s king, or None when it has none (tsume attacker)."""
@@ -273,8 +267,6 @@ class Board(Position):
         else:
             board._start_number = self.move_number
             board._reset_history()
-            board._ending = None
-            board._start_sfen = board.sfen()
         return board
 
     def __copy__(self) -> Board:
@@ -330,7 +322,8 @@ class Board(Position):
         code, reason = rules.illegal_reason(self, move) or ("illegal", "illegal move")
         if self.tournament:
             loser = self._turn
-            outcome = Outcome(Termination.ILLEGAL_MOVE, Color(loser ^ 1), f"{rules.SIDE_NAMES[loser]}: {move.usi()} ({reason})")
+            detail = f"{rules.SIDE_NAMES[loser]}: {move.usi()} ({reason})"
+            outcome = Outcome(Termination.ILLEGAL_MOVE, Color(loser ^ 1), detail)
             self._ending = (len(self._stack), outcome, move, code)
             return move
         raise IllegalMoveError(f"illegal move: {move.usi()!r} in {self.sfen()} ({reason})", code)
@@ -511,3 +504,36 @@ class Board(Position):
             lines.append(" " + " ".join(cells) + "  " + "abcdefghi"[r])
         lines.append(hands[1])
         return "\n".join(lines)
+
+
+def _position_problem(position: Position) -> str | None:
+    """Why *position* is impossible, or None."""
+    bb = position._bb
+    for code in (1, 2, 3, 17, 18, 19):
+        dead = bb[code] & DEAD_END[code]
+        if dead:
+            sq = dead.bit_length() - 1
+            return f"the {ENGLISH_NAMES[code & 15]} on {SQUARE_NAMES[sq]} could never move"
+    for color in (0, 1):
+        side = rules.SIDE_NAMES[color]
+        if bb[8 | color << 4].bit_count() > 1:
+            return f"{side} has more than one king"
+        pawns = bb[1 | color << 4]
+        p = pawns
+        columns = (p | p >> 9 | p >> 18 | p >> 27 | p >> 36 | p >> 45 | p >> 54 | p >> 63 | p >> 72) & 511
+        if columns.bit_count() != pawns.bit_count():
+            files = [square_file(sq) for sq in squares_of(pawns)]
+            return f"two {side} pawns on file {next(f for f in files if files.count(f) > 1)}"
+    for pt, most in PIECE_COUNTS.items():
+        total = bb[pt].bit_count() + bb[pt | 16].bit_count()
+        if pt <= 6:
+            total += bb[pt + 8].bit_count() + bb[pt + 24].bit_count()
+        if pt != 8:
+            total += position._hands[0][pt] + position._hands[1][pt]
+        if total > most:
+            return f"{total} {ENGLISH_NAMES[pt]}s (a set has {most})"
+    other = position._turn ^ 1
+    ksq = position._kings[other]
+    if ksq >= 0 and position._is_attacked(ksq, position._turn, position._occ[0] | position._occ[1]):
+        return f"{rules.SIDE_NAMES[other]} is in check but it is {rules.SIDE_NAMES[position._turn]}'s turn"
+    return None

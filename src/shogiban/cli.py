@@ -19,11 +19,8 @@ from shogiban.errors import EngineError, ShogibanError
 
 
 def _command_modules() -> list[ModuleType]:
-    found = []
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name):
-        if not info.name.startswith("_"):
-            found.append(importlib.import_module(f"shogiban.commands.{info.name}"))
-    return found
+    infos = sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name)
+    return [importlib.import_module(f"shogiban.commands.{i.name}") for i in infos if not i.name.startswith("_")]
 
 
 def build_parser() -> argparse.ArgumentParser:

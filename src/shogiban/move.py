@@ -44,10 +44,10 @@ class Move:
                 raise InvalidMoveError(
                     f"invalid move: drop {drop!r} needs a droppable piece type, no from_square and no promotion"
                 )
-            return _MOVES[to_square | (81 + int(drop)) << 7]
+            return _MOVES[to_square | (81 + int(drop)) << 7]  # type: ignore[return-value]
         if not (isinstance(from_square, int) and 0 <= from_square < 81) or from_square == to_square:
             raise InvalidMoveError(f"invalid move: from_square {from_square!r} to {to_square!r}")
-        return _MOVES[to_square | from_square << 7 | bool(promotion) << 14]
+        return _MOVES[to_square | from_square << 7 | bool(promotion) << 14]  # type: ignore[return-value]
 
     @staticmethod
     def from_code(code: int) -> Move:

@@ -15,18 +15,18 @@ from shogiban.bitboard import (
     COLUMNS,
     FULL,
     KING8,
+    NE,
+    NW,
     POSITIVE,
     RAYS,
     ROOK_RAYS,
+    SE,
     STEP,
+    SW,
     ZONE,
     E,
     N,
-    NE,
-    NW,
     S,
-    SE,
-    SW,
     W,
 )
 
@@ -135,7 +135,7 @@ def _free_drops(rank: int, key: int) -> tuple[int, ...]:
 class Position:
     """Board, hands, side to move and the move stack, with fast unchecked push/pop."""
 
-    __slots__ = ("_board", "_bb", "_occ", "_kings", "_hands", "_turn", "_stack", "_hash", "_rep")
+    __slots__ = ("_bb", "_board", "_hands", "_hash", "_kings", "_occ", "_rep", "_stack", "_turn")
 
     def __init__(self) -> None:
         self._board: list[int] = [0] * 81
@@ -181,9 +181,10 @@ class Position:
                 h ^= _Z_HAND[color][pt][self._hands[color][pt]]
         return h
 
-    def _reset_history(self) -> None:
+    def _reset_history(self, key: int | None = None) -> None:
+        """Clear the move stack; *key* is the position's Zobrist key when the caller has it."""
         self._stack = []
-        self._hash = self._compute_hash()
+        self._hash = self._compute_hash() if key is None else key
         self._rep = {self._hash: 1}
 
     # -- make / unmake ----------------------------------------------------------------------------

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from shogiban.bitboard import BIT, ZONE, bishop_attack, ray_attack, rook_attack
+from shogiban.bitboard import BIT, STEP, ZONE, bishop_attack, ray_attack, rook_attack
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
 from shogiban.pieces import ENGLISH_NAMES, Color
-from shogiban.position import DEAD_END, DROP_ALLOWED, KIND, STEP, Position
+from shogiban.position import DEAD_END, DROP_ALLOWED, KIND, Position
 from shogiban.squares import SQUARE_NAMES, square_file
 
 if TYPE_CHECKING:
@@ -205,6 +205,6 @@ def impasse_outcome(position: Position) -> Outcome:
     black = material(position, 0)
     white = material(position, 1) + missing_material(position)
     detail = f"sente {black} points, gote {white} points"
-    if black >= 24 and white >= 24 or black < 24 and white < 24:
+    if (black >= 24 and white >= 24) or (black < 24 and white < 24):
         return Outcome(Termination.IMPASSE, None, detail)
     return Outcome(Termination.IMPASSE, Color.WHITE if black < 24 else Color.BLACK, detail)

@@ -61,12 +61,21 @@ def parse_sfen(sfen: str) -> SfenParts:
     return SfenParts(board, 0 if fields[1] == "b" else 1, hands, move_number)
 
 
+# Ranks repeat a lot across positions ("9", "ppppppppp", "1r5b1"): remember the ones seen.
+_RANK_CACHE: dict[str, tuple[int, ...]] = {}
+
+
 def _parse_board(sfen: str, text: str) -> list[int]:
     ranks = text.split("/")
     if len(ranks) != 9:
         raise InvalidSfenError(f"invalid sfen: {sfen!r} (board has {len(ranks)} ranks, expected 9)")
     board: list[int] = []
+    cache = _RANK_CACHE
     for r, rank_text in enumerate(ranks):
+        known = cache.get(rank_text)
+        if known is not None:
+            board += known
+            continue
         cells: list[int] = []
         promoted = False
         for ch in rank_text:
@@ -80,7 +89,9 @@ def _parse_board(sfen: str, text: str) -> list[int]:
                 pt = _LETTER_TYPE[ch.upper()]
                 if promoted:
                     if pt > 6:
-                        raise InvalidSfenError(f"invalid sfen: {sfen!r} ('+{ch}' in rank {r + 1}: gold and king do not promote)")
+                        raise InvalidSfenError(
+                            f"invalid sfen: {sfen!r} ('+{ch}' in rank {r + 1}: gold and king do not promote)"
+                        )
                     pt += 8
                     promoted = False
                 cells.append(pt | (0 if ch.isupper() else 16))
@@ -93,6 +104,8 @@ def _parse_board(sfen: str, text: str) -> list[int]:
                 f"invalid sfen: {sfen!r} (rank {r + 1} {rank_text!r} has {len(cells)} squares, expected 9)"
             )
         board.extend(cells)
+        if len(cache) < 65536:
+            cache[rank_text] = tuple(cells)
     return board
 
 
@@ -118,24 +131,38 @@ def _parse_hands(sfen: str, text: str) -> list[list[int]]:
     return hands
 
 
+_ROW_CACHE: dict[tuple[int, ...], str] = {}
+
+
+def _make_row(cells: tuple[int, ...]) -> str:
+    row = ""
+    empty = 0
+    for code in cells:
+        if not code:
+            empty += 1
+            continue
+        if empty:
+            row += str(empty)
+            empty = 0
+        pt = code & 15
+        letter = ("+" + _TYPE_LETTER[pt - 8]) if pt > 8 else _TYPE_LETTER[pt]
+        row += letter if code < 16 else letter.lower()
+    if empty:
+        row += str(empty)
+    return row
+
+
 def make_sfen(board: list[int], turn: int, hands: list[list[int]], move_number: int | None = 1) -> str:
     """Write the canonical SFEN (hands in R B G S N L P order, sente first)."""
     rows = []
+    cache = _ROW_CACHE
     for r in range(9):
-        row = ""
-        empty = 0
-        for code in board[r * 9:r * 9 + 9]:
-            if not code:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            pt = code & 15
-            letter = ("+" + _TYPE_LETTER[pt - 8]) if pt > 8 else _TYPE_LETTER[pt]
-            row += letter if code < 16 else letter.lower()
-        if empty:
-            row += str(empty)
+        cells = tuple(board[r * 9:r * 9 + 9])
+        row = cache.get(cells)
+        if row is None:
+            row = _make_row(cells)
+            if len(cache) < 65536:
+                cache[cells] = row
         rows.append(row)
     hand = ""
     for color in (0, 1):

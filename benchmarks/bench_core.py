@@ -1,0 +1,225 @@
+"""Rules-core benchmark: shogiban side by side with cshogi and python-shogi (when installed).
+
+    python benchmarks/bench_core.py [--repeat 7] [--full]
+
+Measures, on the 1,000 fixed positions of ``benchmarks/positions.sfen``: legal-move lists per
+second, push+pop pairs per second, SFEN parse+write per second; perft(4) from the start position
+with and without counting the last ply in bulk; import time; memory per Board.  Every figure is
+the median of ``--repeat`` runs; ratios compare libraries measured in the same run.  python-shogi
+is slow, so its perft runs at depth 3 and is scaled by the depth-4/depth-3 node ratio unless
+``--full`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+POSITIONS = [line for line in Path(__file__).with_name("positions.sfen").read_text().splitlines() if line]
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+class Adapter:
+    """How to drive one library."""
+
+    name = ""
+
+    def board(self, sfen: str) -> Any: ...
+    def legal(self, board: Any) -> list[Any]: ...
+    def push(self, board: Any, move: Any) -> None: ...
+    def pop(self, board: Any) -> None: ...
+    def sfen(self, board: Any) -> str: ...
+
+
+class Shogiban(Adapter):
+    name = "shogiban"
+
+    def __init__(self) -> None:
+        import shogiban
+
+        self.mod = shogiban
+
+    def board(self, sfen: str) -> Any:
+        return self.mod.Board(sfen)
+
+    def legal(self, board: Any) -> list[Any]:
+        return list(board.legal_moves)
+
+    def push(self, board: Any, move: Any) -> None:
+        board.push(move)
+
+    def pop(self, board: Any) -> None:
+        board.pop()
+
+    def sfen(self, board: Any) -> str:
+        return str(board.sfen())
+
+    def perft_bulk(self, board: Any, depth: int) -> int:
+        return int(board.perft(depth))
+
+
+class Cshogi(Adapter):
+    name = "cshogi"
+
+    def __init__(self) -> None:
+        import cshogi
+
+        self.mod = cshogi
+
+    def board(self, sfen: str) -> Any:
+        return self.mod.Board(sfen)
+
+    def legal(self, board: Any) -> list[Any]:
+        return list(board.legal_moves)
+
+    def push(self, board: Any, move: Any) -> None:
+        board.push(move)
+
+    def pop(self, board: Any) -> None:
+        board.pop()
+
+    def sfen(self, board: Any) -> str:
+        return str(board.sfen())
+
+
+class PythonShogi(Adapter):
+    name = "python-shogi"
+
+    def __init__(self) -> None:
+        import shogi
+
+        self.mod = shogi
+
+    def board(self, sfen: str) -> Any:
+        return self.mod.Board(sfen)
+
+    def legal(self, board: Any) -> list[Any]:
+        return list(board.legal_moves)
+
+    def push(self, board: Any, move: Any) -> None:
+        board.push(move)
+
+    def pop(self, board: Any) -> None:
+        board.pop()
+
+    def sfen(self, board: Any) -> str:
+        return str(board.sfen())
+
+
+def python_perft(lib: Adapter, board: Any, depth: int, bulk: bool) -> int:
+    """Perft driven from Python with the library's push/pop (what a Python caller can do)."""
+    if depth == 0:
+        return 1
+    moves = lib.legal(board)
+    if bulk and depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        lib.push(board, move)
+        total += python_perft(lib, board, depth - 1, bulk)
+        lib.pop(board)
+    return total
+
+
+def import_time(module: str, repeat: int) -> float:
+    code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
+    runs = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+            for _ in range(repeat)]
+    return statistics.median(runs)
+
+
+def memory_per_board(lib: Adapter) -> float:
+    sfens = POSITIONS[:200]
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    boards = [lib.board(s) for s in sfens]
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del boards
+    return (after - before) / len(sfens)
+
+
+def measure(lib: Adapter, repeat: int, full: bool, module: str) -> dict[str, float]:
+    """Every metric for one library."""
+    r: dict[str, float] = {}
+    slow = lib.name == "python-shogi"  # about 200 times slower: smaller samples
+    sfens = POSITIONS[:100] if slow else POSITIONS
+    boards = [lib.board(s) for s in sfens]
+    rep = 3 if slow else repeat
+    r["legal lists/s"] = len(boards) / median_time(lambda: [lib.legal(b) for b in boards], rep)
+    pairs = [(b, lib.legal(b)) for b in boards]
+    count = sum(len(m) for _, m in pairs)
+
+    def push_pop() -> None:
+        for b, moves in pairs:
+            for m in moves:
+                lib.push(b, m)
+                lib.pop(b)
+
+    r["push+pop /s"] = count / median_time(push_pop, rep)
+    r["sfen parse+write /s"] = len(sfens) / median_time(lambda: [lib.sfen(lib.board(s)) for s in sfens], rep)
+    start = lib.board(START)
+    if slow and not full:
+        scale = 719_731 / 25_470
+        r["perft(4) bulk s"] = median_time(lambda: python_perft(lib, start, 3, True), 1) * scale
+        r["perft(4) no bulk s"] = median_time(lambda: python_perft(lib, start, 3, False), 1) * scale
+    else:
+        perft_rep = max(3, rep // 2)
+        if isinstance(lib, Shogiban):
+            r["perft(4) bulk s"] = median_time(lambda: lib.perft_bulk(start, 4), perft_rep)
+        else:
+            r["perft(4) bulk s"] = median_time(lambda: python_perft(lib, start, 4, True), perft_rep)
+        r["perft(4) no bulk s"] = median_time(lambda: python_perft(lib, start, 4, False), 3)
+    r["import s"] = import_time(module, 5)
+    r["bytes/Board"] = memory_per_board(lib)
+    return r
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--full", action="store_true", help="python-shogi perft(4) for real (about 15 s each)")
+    args = parser.parse_args()
+    libs: list[Adapter] = [Shogiban()]
+    for cls in (Cshogi, PythonShogi):
+        try:
+            libs.append(cls())
+        except ImportError:
+            print(f"({cls.name} not installed: skipped)")
+    modules = {"shogiban": "shogiban", "cshogi": "cshogi", "python-shogi": "shogi"}
+    results: dict[str, dict[str, float]] = {}
+    for lib in libs:
+        results[lib.name] = measure(lib, args.repeat, args.full, modules[lib.name])
+    names = list(results)
+    metrics = list(results[names[0]])
+    print(f"{'metric':<22}" + "".join(f"{n:>16}" for n in names) + "".join(f"{'vs ' + n:>18}" for n in names[1:]))
+    for metric in metrics:
+        row = f"{metric:<22}" + "".join(f"{results[n][metric]:>16.4g}" for n in names)
+        for other in names[1:]:
+            ours, theirs = results["shogiban"][metric], results[other][metric]
+            row += f"{ours / theirs:>18.3g}"
+        print(row)
+    print("(ratios are shogiban / peer: above 1 is better for rates, worse for seconds and bytes)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+
+from shogiban import InvalidMoveError, Move, PieceType, parse_square
+from shogiban.move import MOVES
+
+
+def all_moves() -> list[Move]:
+    return [m for m in MOVES if m is not None]
+
+
+def test_every_move_round_trips_through_usi() -> None:
+    moves = all_moves()
+    assert len(moves) == 81 * 80 * 2 + 81 * 7
+    for move in moves:
+        assert Move.from_usi(move.usi()) is move
+        assert Move.from_code(move.code) is move
+
+
+def test_fields() -> None:
+    move = Move.from_usi("8h2b+")
+    assert (move.from_square, move.to_square, move.promotion, move.drop) == (
+        parse_square("8h"), parse_square("2b"), True, None)
+    assert not move.is_drop()
+    drop = Move.from_usi("S*5b")
+    assert (drop.from_square, drop.to_square, drop.promotion, drop.drop) == (
+        None, parse_square("5b"), False, PieceType.SILVER)
+    assert drop.is_drop()
+
+
+def test_constructor_interns() -> None:
+    assert Move(parse_square("7f"), parse_square("7g")) is Move.from_usi("7g7f")
+    assert Move(parse_square("5e"), drop=PieceType.PAWN) is Move.from_usi("P*5e")
+
+
+def test_value_semantics() -> None:
+    move = Move.from_usi("7g7f")
+    assert move == Move.from_usi("7g7f")
+    assert move != Move.from_usi("7g7f+")
+    assert len({move, Move.from_usi("7g7f")}) == 1
+    assert repr(move) == "Move.from_usi('7g7f')"
+    assert eval(repr(move)) == move
+    assert pickle.loads(pickle.dumps(move)) is move
+    assert copy.deepcopy(move) is move
+    with pytest.raises(AttributeError):
+        move.code = 3  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("bad", ["", "7g7", "7g7f++", "7g7g", "K*5e", "p*5e", "P*5e+", "0a1b", "7g7f ", "resign",
+                                 "7g-7f", "P*0e", None])
+def test_bad_usi_raises(bad: object) -> None:
+    with pytest.raises(InvalidMoveError, match="invalid usi move"):
+        Move.from_usi(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("args", "kwargs"), [
+    ((81,), {"from_square": 0}),
+    ((5,), {}),
+    ((5,), {"from_square": 5}),
+    ((5,), {"drop": PieceType.KING}),
+    ((5,), {"drop": PieceType.PAWN, "promotion": True}),
+    ((5,), {"drop": PieceType.PAWN, "from_square": 3}),
+])
+def test_bad_constructor_arguments_raise(args: tuple[int], kwargs: dict[str, object]) -> None:
+    with pytest.raises(InvalidMoveError):
+        Move(*args, **kwargs)  # type: ignore[arg-type]

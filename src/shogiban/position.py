@@ -99,6 +99,27 @@ DROP_CHUNKS: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = (
 )
 
 
+def _area(sq: int, files: int, ranks: int) -> int:
+    col, row = sq % 9, sq // 9
+    return sum(BIT[r * 9 + c] for r in range(max(0, row - ranks), min(9, row + ranks + 1))
+               for c in range(max(0, col - files), min(9, col + files + 1)))
+
+
+#: Where a non-sliding piece attacking a square next to the king can stand (knights included).
+STEPPER_AREA: tuple[int, ...] = tuple(_area(sq, 2, 3) for sq in range(81))
+def _lines_near(sq: int, rays: tuple[int, ...]) -> int:
+    lines = rays[sq] | KING8[sq]
+    for t in range(81):
+        if KING8[sq] >> t & 1:
+            lines |= rays[t]
+    return lines
+
+
+#: Lines through the king's neighbourhood, where rooks/lances and bishops attacking it must stand.
+ROOK_AREA: tuple[int, ...] = tuple(_lines_near(sq, ROOK_RAYS) for sq in range(81))
+BISHOP_AREA: tuple[int, ...] = tuple(_lines_near(sq, BISHOP_RAYS) for sq in range(81))
+
+
 def _pawn_chunks(color: int, rank: int) -> tuple[tuple[int, ...], ...]:
     """Codes of pawn pushes onto the squares of *rank* set in each 9-bit pattern."""
     step = 9 if color == 0 else -9
@@ -531,28 +552,37 @@ class Position:
         lances = bb[2 | o]
         lance_rays = RAYS[N if color == 0 else S]
         without_king = occupied ^ BIT[ksq]
-        safe = 0
-        while dests:
-            low = dests & -dests
-            dests ^= low
-            sq = low.bit_length() - 1
-            if (
-                step_pawn[sq] & pawns
-                or KING8[sq] & kings
-                or step_gold[sq] & golds
-                or step_silver[sq] & silvers
-                or step_knight[sq] & knights
-            ):
-                continue
-            candidates = (ROOK_RAYS[sq] & rooks) | (BISHOP_RAYS[sq] & bishops) | (lance_rays[sq] & lances)
-            between = BETWEEN[sq]
-            while candidates:
-                c = candidates & -candidates
-                if not between[c.bit_length() - 1] & without_king:
-                    break
-                candidates ^= c
-            else:
-                safe |= low
+        # Most of the time no enemy piece is near enough to matter: skip those tests wholesale.
+        steppers = STEPPER_AREA[ksq] & (pawns | knights | silvers | golds | kings)
+        sliders = (ROOK_AREA[ksq] & (rooks | lances)) | (BISHOP_AREA[ksq] & bishops)
+        if not steppers and not sliders:
+            safe = dests
+        else:
+            safe = 0
+            while dests:
+                low = dests & -dests
+                dests ^= low
+                sq = low.bit_length() - 1
+                if steppers and (
+                    step_pawn[sq] & pawns
+                    or KING8[sq] & kings
+                    or step_gold[sq] & golds
+                    or step_silver[sq] & silvers
+                    or step_knight[sq] & knights
+                ):
+                    continue
+                if sliders:
+                    candidates = (ROOK_RAYS[sq] & rooks) | (BISHOP_RAYS[sq] & bishops) | (lance_rays[sq] & lances)
+                    between = BETWEEN[sq]
+                    while candidates:
+                        c = candidates & -candidates
+                        if not between[c.bit_length() - 1] & without_king:
+                            break
+                        candidates ^= c
+                    else:
+                        safe |= low
+                else:
+                    safe |= low
         if safe:
             piece = 8 | m
             cache = _MOVE_CACHE[piece * 81 + ksq]

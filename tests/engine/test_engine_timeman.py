@@ -1,0 +1,96 @@
+"""Time management arithmetic: movetime, byoyomi, Fischer increment and sudden death."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shogiban.engine import SearchLimits, plan_time
+from shogiban.engine.timeman import MINIMUM, MOVE_OVERHEAD, moves_to_go
+
+
+def test_infinite_and_pure_depth_have_no_time_limit() -> None:
+    assert plan_time(SearchLimits(infinite=True)).hard is None
+    assert plan_time(SearchLimits(depth=4)).hard is None
+    assert plan_time(SearchLimits(nodes=1000)).soft is None
+
+
+def test_no_limit_at_all_thinks_about_a_second() -> None:
+    plan = plan_time(SearchLimits())
+    assert plan.soft is not None
+    assert plan.hard is not None
+    assert 0.5 <= plan.hard <= 1.0
+
+
+def test_movetime_is_spent_exactly() -> None:
+    plan = plan_time(SearchLimits(movetime=2.0))
+    assert plan.exact
+    assert plan.soft == plan.hard
+    assert plan.hard is not None
+    assert 1.9 <= plan.hard < 2.0
+
+
+def test_movetime_wins_over_the_clock() -> None:
+    plan = plan_time(SearchLimits(movetime=0.5, time_left=600.0))
+    assert plan.exact
+    assert plan.hard is not None
+    assert plan.hard < 0.5
+
+
+def test_byoyomi_only_uses_the_period_less_the_margin() -> None:
+    plan = plan_time(SearchLimits(time_left=0.0, byoyomi=10.0))
+    assert plan.hard == pytest.approx(10.0 - MOVE_OVERHEAD)
+    assert plan.soft == plan.hard  # level 8: the whole period
+    weak = plan_time(SearchLimits(time_left=0.0, byoyomi=10.0), time_factor=0.2)
+    assert weak.soft == pytest.approx(0.2 * (10.0 - MOVE_OVERHEAD))
+    assert weak.hard == plan.hard
+
+
+def test_main_time_with_byoyomi_adds_the_free_period() -> None:
+    plan = plan_time(SearchLimits(time_left=300.0, byoyomi=10.0), ply=0)
+    assert plan.soft == pytest.approx(300.0 / moves_to_go(0) + 10.0)
+    assert plan.hard is not None
+    assert plan.soft <= plan.hard <= 300.0 * 0.25 + 10.0
+
+
+def test_sudden_death_spreads_the_main_time() -> None:
+    plan = plan_time(SearchLimits(time_left=600.0), ply=40)
+    assert plan.soft == pytest.approx(600.0 / moves_to_go(40))
+    assert plan.hard is not None
+    assert plan.hard <= 600.0 * 0.25
+    late = plan_time(SearchLimits(time_left=60.0), ply=200)
+    assert late.soft == pytest.approx(60.0 / 20)
+
+
+def test_fischer_increment_is_mostly_spent() -> None:
+    plan = plan_time(SearchLimits(time_left=60.0, increment=5.0), ply=0)
+    assert plan.soft == pytest.approx(60.0 / moves_to_go(0) + 4.0)
+    # The increment arrives after the move: a nearly empty clock may not borrow it.
+    short = plan_time(SearchLimits(time_left=0.5, increment=5.0))
+    assert short.hard is not None
+    assert short.hard <= 0.5 - min(MOVE_OVERHEAD, 0.5 * 0.3) + 1e-9
+
+
+def test_an_empty_clock_still_allows_a_minimal_search() -> None:
+    plan = plan_time(SearchLimits(time_left=0.0, byoyomi=0.0, increment=0.001))
+    assert plan.hard == MINIMUM
+    assert plan.soft == MINIMUM
+
+
+@given(
+    main=st.floats(0.0, 10_000.0),
+    byoyomi=st.floats(0.0, 120.0),
+    increment=st.floats(0.0, 60.0),
+    ply=st.integers(0, 600),
+    factor=st.floats(0.05, 1.0),
+)
+def test_plans_never_overrun_the_clock(main: float, byoyomi: float, increment: float, ply: int, factor: float) -> None:
+    limits = SearchLimits(time_left=main, byoyomi=byoyomi, increment=increment)
+    plan = plan_time(limits, ply=ply, time_factor=factor)
+    assert plan.soft is not None
+    assert plan.hard is not None
+    assert MINIMUM <= plan.soft <= plan.hard
+    available = main + byoyomi
+    # Always inside what the clock holds now, minus a margin (the increment comes later).
+    assert plan.hard <= max(MINIMUM, available - min(MOVE_OVERHEAD, available * 0.3)) + 1e-9

@@ -1,0 +1,144 @@
+"""One entry point for every format: :func:`read_game`, :func:`read_games`, :func:`write_game`,
+:func:`save_game`.
+
+>>> game = read_game("+7776FU\\n-3334FU\\n%TORYO\\n")
+>>> write_game(game, "usi")
+'position startpos moves 7g7f 3c3d resign\\n'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from shogiban.errors import KifuParseError
+from shogiban.kifu import csa, diagram, jkf, ki2, kif, usen, usi
+from shogiban.kifu.detect import FORMATS, detect_format, format_of_filename
+from shogiban.kifu.encoding import encode, read_text
+from shogiban.kifu.game import Game
+
+Source = str | bytes | Path
+
+_READERS: dict[str, Any] = {
+    "kif": kif.read_kif,
+    "kifu": kif.read_kif,
+    "ki2": ki2.read_ki2,
+    "ki2u": ki2.read_ki2,
+    "csa": csa.read_csa,
+    "jkf": jkf.read_jkf,
+    "usi": usi.read_usi,
+    "sfen": usi.read_sfen,
+    "usen": usen.read_usen,
+    "bod": diagram.read_bod,
+}
+_MULTI_READERS: dict[str, Any] = {
+    "csa": csa.read_csa_games,
+    "usi": usi.read_usi_games,
+    "sfen": usi.read_sfen_games,
+}
+
+
+def _check_format(fmt: str) -> str:
+    name = fmt.lower().lstrip(".")
+    if name not in FORMATS:
+        raise KifuParseError(f"unknown record format: {fmt!r} (known: {', '.join(FORMATS)})")
+    return name
+
+
+def read_game(source: Source, *, format: str | None = None, strict: bool = False) -> Game:
+    """Read one game from a path, bytes or text in any format (detected from the content when
+    *format* is not given).
+
+    :raises KifuParseError: if the format cannot be told, the file cannot be read, or (when
+        *strict*) at the first problem; otherwise problems are in ``game.errors``.
+    """
+    text, filename = read_text(source)
+    fmt = _check_format(format) if format else detect_format(text, filename)
+    if fmt == "svg":
+        raise KifuParseError("svg is written, not read")
+    game: Game = _READERS[fmt](text, strict=strict)
+    return game
+
+
+def read_games(source: Source, *, format: str | None = None, strict: bool = False) -> list[Game]:
+    """Read every game of a file: CSA files separated by ``/``, one USI line per game, SFEN
+    lists; other formats hold one game.
+
+    :raises KifuParseError: as :func:`read_game`.
+    """
+    text, filename = read_text(source)
+    fmt = _check_format(format) if format else detect_format(text, filename)
+    if fmt in _MULTI_READERS:
+        games: list[Game] = _MULTI_READERS[fmt](text, strict=strict)
+        return games
+    return [read_game(text, format=fmt, strict=strict)]
+
+
+def write_game(game: Game, format: str, **options: Any) -> str | bytes:
+    """*game* in *format*.
+
+    File formats with a defined encoding come back as bytes: ``kif`` and ``ki2`` in CP932
+    (Shift_JIS, what Kifu for Windows and ShogiGUI expect), ``kifu`` and ``ki2u`` in UTF-8, ``csa``
+    in CP932 for V2.2 (the default) or UTF-8 for ``version="3.0"``.  ``jkf``, ``usi``, ``sfen``,
+    ``usen``, ``bod`` and ``svg`` come back as text.  *options* go to the writer
+    (``version`` for CSA, ``ply`` for BOD and SVG, ``result`` for USI).
+    """
+    fmt = _check_format(format)
+    if fmt == "kif":
+        return encode(kif.write_kif(game, encoding="Shift_JIS", **options), "cp932")
+    if fmt == "kifu":
+        return encode(kif.write_kif(game, encoding="UTF-8", **options), "utf-8")
+    if fmt == "ki2":
+        return encode(ki2.write_ki2(game, **options), "cp932")
+    if fmt == "ki2u":
+        return encode(ki2.write_ki2(game, **options), "utf-8")
+    if fmt == "csa":
+        version = options.pop("version", "2.2")
+        return encode(csa.write_csa(game, version=version, **options), csa.csa_encoding(version))
+    if fmt == "jkf":
+        return jkf.write_jkf(game, **options)
+    if fmt == "usi":
+        return usi.write_usi(game, result=options.pop("result", True), **options) + "\n"
+    if fmt == "sfen":
+        return usi.write_sfen(game)
+    if fmt == "usen":
+        return usen.write_usen(game) + "\n"
+    if fmt == "bod":
+        return diagram.write_bod(game, **options)
+    return _svg(game, **options)
+
+
+def _svg(game: Game, *, ply: int | None = None, **options: Any) -> str:
+    try:
+        from shogiban.svg import board_svg  # type: ignore[import-not-found,unused-ignore]
+    except ImportError as error:
+        raise KifuParseError("svg output needs shogiban.svg, which is not available") from error
+    nodes = [n for n in game.mainline() if n.move is not None]
+    if ply is not None:
+        if not 0 <= ply <= len(nodes):
+            raise KifuParseError(f"invalid ply: {ply!r} (the main line has {len(nodes)} moves)")
+        nodes = nodes[:ply]
+    node = nodes[-1] if nodes else game.root
+    board = node.board()
+    svg: str = board_svg(board, last_move=node.move, **options)
+    return svg
+
+
+def save_game(game: Game, path: str | Path, *, format: str | None = None, **options: Any) -> Path:
+    """Write *game* to *path* in *format* (default: from the extension) and return the path.
+
+    :raises KifuParseError: if the format is unknown.
+    """
+    path = Path(path)
+    fmt = format or format_of_filename(path.name)
+    if fmt is None:
+        raise KifuParseError(f"cannot tell the format of {str(path)!r} from its extension")
+    data = write_game(game, fmt, **options)
+    if isinstance(data, str):
+        path.write_text(data, encoding="utf-8", newline="\n")
+    else:
+        path.write_bytes(data)
+    return path
+
+
+__all__ = ["read_game", "read_games", "save_game", "write_game"]

@@ -1,0 +1,443 @@
+"""CSA standard record files, V2.2 and V3.0 (``.csa``).
+
+Reads V2, V2.1, V2.2 and V3.0: the ``'CSA encoding=`` line, ``N+``/``N-`` players, ``$KEY:``
+information, start positions as ``PI`` (with removed pieces), ``P1``..``P9`` rows (fixed-width or
+single-spaced) or piece by piece ``P+``/``P-`` with ``00AL``, ``,``-joined statements, integer or
+decimal ``T`` times, ``'*`` comments (``'**`` engine lines are kept as comments starting with
+``*``) and every ``%`` special move.  Several games separated by ``/`` are read by
+:func:`read_csa_games`.  Lines may end in CRLF, LF or CR alone.
+
+Writes V2.2 (Shift_JIS, integer times) by default, or V3.0 (UTF-8, decimal times).
+
+>>> game = read_csa("PI\\n+\\n+7776FU\\nT3\\n-3334FU\\n%TORYO\\n")
+>>> [m.usi() for m in game.mainline_moves()], game.outcome().winner
+(['7g7f', '3c3d'], <Color.WHITE: 1>)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from shogiban.board import Board
+from shogiban.errors import InvalidSfenError
+from shogiban.handicaps import handicap_of_sfen
+from shogiban.kifu.builder import GameBuilder
+from shogiban.kifu.comments import restore_illegal_moves, result_comment
+from shogiban.kifu.encoding import read_text
+from shogiban.kifu.game import Game, GameNode
+from shogiban.kifu.headers import CSA_TO_KIF, KIF_TO_CSA
+from shogiban.kifu.results import csa_token
+from shogiban.kifu.timefmt import format_seconds_csa
+from shogiban.move import Move
+from shogiban.sfen import make_sfen, parse_sfen
+from shogiban.squares import make_square, square_file, square_rank
+
+#: CSA two-letter piece names by piece type (1..14).
+CSA_PIECES = ("", "FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU", "TO", "NY", "NK", "NG", "UM", "RY")
+PIECE_OF_CSA = {name: pt for pt, name in enumerate(CSA_PIECES) if name}
+#: How many of each unpromoted type a full set has (kings apart).
+_FULL_SET = {1: 18, 2: 4, 3: 4, 4: 4, 5: 2, 6: 2, 7: 4, 8: 2}
+
+_MOVE_RE = re.compile(r"([+-])(\d)(\d)(\d)(\d)([A-Z]{2})$")
+_CELL_RE = re.compile(r"[+-][A-Z]{2}|\*")
+_PLACE_RE = re.compile(r"(\d)(\d)([A-Z]{2})")
+_TIME_RE = re.compile(r"T\s*(\d+(?:\.\d*)?)$")
+
+
+class _Setup:
+    """A start position being assembled from P lines."""
+
+    def __init__(self) -> None:
+        self.board: list[int] = [0] * 81
+        self.hands: list[list[int]] = [[0] * 8, [0] * 8]
+        self.used = False
+        self.al: list[int] = []
+
+    def initial(self) -> None:
+        start = parse_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
+        self.board = start.board
+        self.used = True
+
+    def counts(self) -> dict[int, int]:
+        found = dict.fromkeys(_FULL_SET, 0)
+        for piece in self.board:
+            if piece:
+                pt = piece & 15
+                found[pt - 8 if pt > 8 else pt] += 1
+        for hand in self.hands:
+            for pt in range(1, 8):
+                found[pt] += hand[pt]
+        return found
+
+    def sfen(self, turn: int) -> str:
+        for color in self.al:
+            counts = self.counts()
+            for pt in range(1, 8):
+                self.hands[color][pt] += max(0, _FULL_SET[pt] - counts[pt])
+        return make_sfen(self.board, turn, self.hands, 1)
+
+
+def read_csa(source: str | bytes | Path, *, strict: bool = False) -> Game:
+    """Read the first game of a CSA record (text, bytes or a path).
+
+    :raises KifuParseError: on the first problem when *strict*; otherwise problems are in
+        ``game.errors``.
+    """
+    games = read_csa_games(source, strict=strict, limit=1)
+    return games[0]
+
+
+def read_csa_games(source: str | bytes | Path, *, strict: bool = False, limit: int | None = None) -> list[Game]:
+    """Read every game of a CSA file (games separated by a ``/`` line).
+
+    :raises KifuParseError: on the first problem when *strict*.
+    """
+    text, _ = read_text(source)
+    reader = _CsaReader(strict)
+    games: list[Game] = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line == "/":
+            games.append(reader.finish())
+            if limit is not None and len(games) >= limit:
+                return games
+            reader = _CsaReader(strict)
+            continue
+        reader.line(line, lineno, raw)
+    if not games or reader.touched:
+        games.append(reader.finish())
+    return games
+
+
+class _CsaReader:
+    def __init__(self, strict: bool) -> None:
+        self.builder = GameBuilder(strict=strict)
+        self.headers = self.builder.game.headers
+        self.setup = _Setup()
+        self.started = False  # the side-to-move line (or the first move) was seen
+        self.broken = False  # a move could not be read: later moves of this game are skipped
+        self.touched = False
+
+    def error(self, message: str, lineno: int, line: str) -> None:
+        self.builder.error(message, lineno, line)
+
+    def line(self, line: str, lineno: int, raw: str) -> None:
+        if not line:
+            return
+        self.touched = True
+        if line[0] == "'":
+            self.comment(line, lineno, raw)
+            return
+        if "," in line:
+            parts = line.split(",")
+            for i, part in enumerate(parts):
+                part = part.strip()
+                if part.startswith("'"):
+                    self.comment(",".join(parts[i:]).strip(), lineno, raw)
+                    return
+                if part:
+                    self.statement(part, lineno, raw)
+            return
+        self.statement(line, lineno, raw)
+
+    def comment(self, line: str, lineno: int, raw: str) -> None:
+        if line.startswith("'*"):
+            if not self.started:
+                self.start(lineno, raw, implicit=True, quiet=True)
+            self.builder.comment(line[2:])
+
+    def statement(self, s: str, lineno: int, raw: str) -> None:
+        c = s[0]
+        if c in "+-":
+            if len(s) == 1:
+                self.start(lineno, raw, turn=0 if c == "+" else 1)
+                return
+            self.move(s, lineno, raw)
+        elif c == "T":
+            self.time(s, lineno, raw)
+        elif c == "%":
+            if not self.started:
+                self.start(lineno, raw, implicit=True)
+            if self.broken:
+                return
+            self.builder.result(s, lineno, raw)
+        elif c == "P" and not self.started:
+            self.position(s, lineno, raw)
+        elif c == "N" and len(s) >= 2 and s[1] in "+-":
+            self.headers.add("先手" if s[1] == "+" else "後手", s[2:])
+        elif c == "$":
+            key, sep, value = s[1:].partition(":")
+            if not sep:
+                self.error(f"information line {s!r} has no ':'", lineno, raw)
+                return
+            self.headers.add(CSA_TO_KIF.get(key, "$" + key), value)
+        elif c == "V":
+            if not re.fullmatch(r"V\d+(\.\d+)?", s):
+                self.error(f"unknown version line {s!r}", lineno, raw)
+        else:
+            self.error(f"unknown line {s!r}", lineno, raw)
+
+    # -- start position -------------------------------------------------------------------
+
+    def position(self, s: str, lineno: int, raw: str) -> None:
+        setup = self.setup
+        kind = s[1:2]
+        if kind == "I":
+            setup.initial()
+            rest = s[2:]
+            if len(rest) % 4:
+                self.error(f"PI line {s!r} is not a list of squares and pieces", lineno, raw)
+            for i in range(0, len(rest) - 3, 4):
+                m = _PLACE_RE.fullmatch(rest[i:i + 4])
+                sq = self._square(m.group(1), m.group(2)) if m else None
+                if m is None or sq is None or not setup.board[sq] or CSA_PIECES[setup.board[sq] & 15] != m.group(3):
+                    self.error(f"PI line {s!r}: cannot remove {rest[i:i + 4]!r}", lineno, raw)
+                    continue
+                setup.board[sq] = 0
+        elif kind.isdigit() and kind != "0":
+            rank = int(kind)
+            cells = _CELL_RE.findall(s[2:])
+            if len(cells) != 9 or _CELL_RE.sub("", s[2:]).strip():
+                self.error(f"board row {s!r} does not have 9 squares", lineno, raw)
+                return
+            setup.used = True
+            for i, cell in enumerate(cells):
+                sq = (rank - 1) * 9 + i
+                if cell == "*":
+                    setup.board[sq] = 0
+                    continue
+                pt = PIECE_OF_CSA.get(cell[1:])
+                if pt is None:
+                    self.error(f"board row {s!r}: unknown piece {cell!r}", lineno, raw)
+                    continue
+                setup.board[sq] = pt | (0 if cell[0] == "+" else 16)
+        elif kind in ("+", "-"):
+            color = 0 if kind == "+" else 1
+            rest = s[2:]
+            setup.used = True
+            if len(rest) % 4:
+                self.error(f"piece line {s!r} is not a list of squares and pieces", lineno, raw)
+            for i in range(0, len(rest) - 3, 4):
+                chunk = rest[i:i + 4]
+                if chunk == "00AL":
+                    setup.al.append(color)
+                    continue
+                m = _PLACE_RE.fullmatch(chunk)
+                pt = PIECE_OF_CSA.get(m.group(3)) if m else None
+                if m is None or pt is None:
+                    self.error(f"piece line {s!r}: cannot read {chunk!r}", lineno, raw)
+                    continue
+                if m.group(1) == "0" and m.group(2) == "0":
+                    if not 1 <= pt <= 7:
+                        self.error(f"piece line {s!r}: {chunk!r} cannot be held in hand", lineno, raw)
+                        continue
+                    setup.hands[color][pt] += 1
+                    continue
+                sq = self._square(m.group(1), m.group(2))
+                if sq is None:
+                    self.error(f"piece line {s!r}: bad square in {chunk!r}", lineno, raw)
+                    continue
+                setup.board[sq] = pt | color << 4
+        else:
+            self.error(f"unknown position line {s!r}", lineno, raw)
+
+    @staticmethod
+    def _square(file: str, rank: str) -> int | None:
+        f, r = int(file), int(rank)
+        return make_square(f, r) if 1 <= f <= 9 and 1 <= r <= 9 else None
+
+    def start(self, lineno: int, raw: str, *, turn: int = 0, implicit: bool = False, quiet: bool = False) -> None:
+        if self.started:
+            if not implicit:
+                self.error(f"side to move {raw.strip()!r} after the start of the moves", lineno, raw)
+            return
+        self.started = True
+        setup = self.setup
+        if not setup.used:
+            setup.initial()
+        if implicit and not quiet:
+            self.error("the side to move ('+' or '-') is missing; sente assumed", lineno, raw)
+        sfen = setup.sfen(turn)
+        try:
+            # Tsume positions break game rules on purpose (nine pawns on a file, no king), so
+            # only positions even a lenient board refuses are problems.
+            Board(sfen, lenient=True)
+        except InvalidSfenError as error:
+            self.error(f"impossible start position: {error}", lineno, raw)
+            self.broken = True
+            return
+        self.builder.setup(sfen)
+        handicap = handicap_of_sfen(sfen)
+        if handicap is not None and not handicap.is_even:
+            self.headers.rename("先手", "下手")
+            self.headers.rename("後手", "上手")
+
+    # -- moves ----------------------------------------------------------------------------
+
+    def move(self, s: str, lineno: int, raw: str) -> None:
+        if not self.started:
+            self.start(lineno, raw, turn=0 if s[0] == "+" else 1, implicit=True)
+        if self.broken:
+            return
+        code = self.decode(s, lineno, raw)
+        if code is None:
+            self.broken = True
+            return
+        self.builder.move(code, lineno, raw, text=s)
+
+    def decode(self, s: str, lineno: int, raw: str) -> int | None:
+        m = _MOVE_RE.match(s)
+        board = self.builder.board
+        if m is None:
+            self.error(f"cannot read move {s!r}", lineno, raw)
+            return None
+        if (m.group(1) == "-") != (board._turn == 1):
+            if self.builder.ended:
+                self.builder.move(0, lineno, raw, text=s)  # reports "after the end"
+                return None
+            self.error(f"move {s!r} by the wrong side ({'gote' if board._turn else 'sente'} to move)", lineno, raw)
+            return None
+        ff, fr, tf, tr = (int(m.group(i)) for i in range(2, 6))
+        pt = PIECE_OF_CSA.get(m.group(6))
+        if pt is None or not (1 <= tf <= 9 and 1 <= tr <= 9):
+            self.error(f"cannot read move {s!r}", lineno, raw)
+            return None
+        to = make_square(tf, tr)
+        if ff == 0 and fr == 0:
+            if not 1 <= pt <= 7:
+                self.error(f"cannot drop {m.group(6)!r} in {s!r}", lineno, raw)
+                return None
+            return to | (81 + pt) << 7
+        if not (1 <= ff <= 9 and 1 <= fr <= 9):
+            self.error(f"cannot read move {s!r}", lineno, raw)
+            return None
+        frm = make_square(ff, fr)
+        if frm == to:
+            self.error(f"move {s!r} does not move", lineno, raw)
+            return None
+        before = board._board[frm] & 15
+        if before == pt or not before:
+            return to | frm << 7
+        if before + 8 == pt and before <= 6:
+            return to | frm << 7 | 1 << 14
+        self.error(f"move {s!r}: the piece on {ff}{fr} is {CSA_PIECES[before]}, not {m.group(6)}", lineno, raw)
+        return None
+
+    def time(self, s: str, lineno: int, raw: str) -> None:
+        m = _TIME_RE.match(s)
+        if m is None:
+            self.error(f"cannot read time {s!r}", lineno, raw)
+            return
+        node = self.builder.node
+        if node.parent is None:
+            if not self.broken:
+                self.error(f"time {s!r} before the first move", lineno, raw)
+            return
+        seconds = float(m.group(1))
+        node.elapsed = int(seconds) if seconds.is_integer() else seconds
+
+    def finish(self) -> Game:
+        if not self.started and not self.broken:
+            self.start(0, "", implicit=True, quiet=True)
+        game = self.builder.finish()
+        restore_illegal_moves(game)
+        return game
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def write_csa(game: Game, *, version: str = "2.2") -> str:
+    """The main line of *game* as CSA text (V2.2 by default, or ``version="3.0"``).
+
+    V2.2 files are meant to be saved in Shift_JIS (see :func:`csa_encoding`); V3.0 starts with
+    ``'CSA encoding=UTF-8``.
+    """
+    if version not in ("2.2", "3.0"):
+        raise ValueError(f"unsupported CSA version: {version!r} (use '2.2' or '3.0')")
+    v3 = version == "3.0"
+    out: list[str] = []
+    if v3:
+        out.append("'CSA encoding=UTF-8")
+    out.append(f"V{version}")
+    headers = game.headers
+    black, white = game.black, game.white
+    if black is not None:
+        out.append(f"N+{_one_line(black)}")
+    if white is not None:
+        out.append(f"N-{_one_line(white)}")
+    for key, value in headers.pairs():
+        if key in ("先手", "後手", "下手", "上手", "手合割"):
+            continue
+        csa_key = KIF_TO_CSA.get(key) or (key[1:] if key.startswith("$") else None)
+        if csa_key is not None:
+            out.append(f"${csa_key}:{_one_line(value)}")
+    out.extend(csa_position(game.start_sfen))
+    _comment_lines(out, game.root.comment)
+    board = game.start_board()
+    node: GameNode = game.root
+    while node.variations:
+        node = node.variations[0]
+        if node.move is not None:
+            out.append(_csa_move(board, node.move))
+            board.push(node.move)
+            if node.elapsed is not None:
+                out.append("T" + format_seconds_csa(node.elapsed, v3))
+            _comment_lines(out, node.comment)
+        elif node.result is not None:
+            out.append("%" + csa_token(node.result, board.turn, version=version))
+            if node.elapsed is not None:
+                out.append("T" + format_seconds_csa(node.elapsed, v3))
+            _comment_lines(out, result_comment(node, board))
+    return "\n".join(out) + "\n"
+
+
+def csa_encoding(version: str = "2.2") -> str:
+    """The file encoding of a CSA *version*: ``'cp932'`` for V2.2, ``'utf-8'`` for V3.0."""
+    return "utf-8" if version.startswith("3") else "cp932"
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r", " ").replace("\n", " ")
+
+
+def _comment_lines(out: list[str], comment: str) -> None:
+    if comment:
+        out.extend("'*" + line for line in comment.split("\n"))
+
+
+def csa_position(sfen: str) -> list[str]:
+    """``P1``..``P9`` rows, ``P+``/``P-`` hands and the side-to-move line for *sfen*."""
+    parts = parse_sfen(sfen)
+    lines = []
+    for rank in range(9):
+        cells = [
+            ("+" if piece >> 4 == 0 else "-") + CSA_PIECES[piece & 15] if piece else " * "
+            for piece in parts.board[rank * 9:rank * 9 + 9]
+        ]
+        lines.append(f"P{rank + 1}" + "".join(cells))
+    for color, sign in ((0, "+"), (1, "-")):
+        held = "".join("00" + CSA_PIECES[pt] for pt in (6, 5, 7, 4, 3, 2, 1) for _ in range(parts.hands[color][pt]))
+        if held:
+            lines.append(f"P{sign}{held}")
+    lines.append("-" if parts.turn else "+")
+    return lines
+
+
+def _csa_move(board: Board, move: Move) -> str:
+    """``+7776FU``: side, origin (``00`` for drops), destination, piece after the move."""
+    sign = "-" if board._turn else "+"
+    to = move.to_square
+    dest = f"{square_file(to)}{square_rank(to)}"
+    if move.drop is not None:
+        return f"{sign}00{dest}{CSA_PIECES[move.drop]}"
+    frm = move.from_square
+    assert frm is not None
+    pt = board._board[frm] & 15
+    if move.promotion and pt <= 6:
+        pt += 8
+    return f"{sign}{square_file(frm)}{square_rank(frm)}{dest}{CSA_PIECES[pt]}"
+
+
+__all__ = ["csa_encoding", "csa_position", "read_csa", "read_csa_games", "write_csa"]

@@ -1,0 +1,61 @@
+"""A BOD board diagram (局面図) on its own as a record: a start position without moves.
+
+>>> game = read_bod(write_bod(Game("4k4/9/9/9/9/9/9/9/4K4 w R18p 1")))
+>>> game.start_sfen
+'4k4/9/9/9/9/9/9/9/4K4 w R18p 1'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from shogiban.errors import KifuParseError
+from shogiban.kifu.builder import GameBuilder
+from shogiban.kifu.encoding import read_text
+from shogiban.kifu.game import Game, GameNode
+from shogiban.kifu.kakinoki import header_pair, is_bod_line
+from shogiban.notation.bod import make_bod, parse_bod
+
+
+def read_bod(source: str | bytes | Path, *, strict: bool = False) -> Game:
+    """Read a BOD diagram (with optional ``key：value`` headers) as a game without moves.
+
+    :raises KifuParseError: on the first problem when *strict*.
+    """
+    text, _ = read_text(source)
+    builder = GameBuilder(strict=strict)
+    lines = text.splitlines()
+    for raw in lines:
+        s = raw.strip(" \t\u3000")
+        if s and not is_bod_line(s) and s[0] not in "#*&":
+            pair = header_pair(s)
+            if pair is not None and not s.startswith("手数"):
+                builder.game.headers.add(*pair)
+    try:
+        board = parse_bod(lines, lenient=True)
+    except KifuParseError as error:
+        builder.error(str(error), error.lineno, error.line)
+        return builder.finish()
+    builder.setup(board.sfen())
+    comments = [raw.strip()[1:] for raw in lines if raw.strip().startswith("*")]
+    if comments:
+        builder.game.root.comment = "\n".join(comments)
+    return builder.finish()
+
+
+def write_bod(game: Game, *, ply: int | None = None) -> str:
+    """The BOD diagram of the main line's final position (or after *ply* moves), with the last
+    move in its ``手数＝`` footer."""
+    node: GameNode = game.root
+    nodes = [n for n in game.mainline() if n.move is not None]
+    if ply is not None:
+        if not 0 <= ply <= len(nodes):
+            raise ValueError(f"invalid ply: {ply!r} (the main line has {len(nodes)} moves)")
+        nodes = nodes[:ply]
+    if nodes:
+        node = nodes[-1]
+    board = node.board()
+    labels = ("下手", "上手") if "下手" in game.headers or "上手" in game.headers else ("先手", "後手")
+    if node.move is not None:
+        return make_bod(board, last_move=node.move, names=labels)
+    return make_bod(board, names=labels)

@@ -1,0 +1,407 @@
+"""JKF (JSON Kifu Format 1.0, na2hiro): ``.jkf`` / ``.json``.
+
+Records are checked against the published JSON Schema (shipped in ``kifu/data``, MIT), read
+with their header, preset or custom start position, comments, times, special moves and forks
+(a fork's first move replaces the move that owns it), and written back the same way, with
+``capture``, ``same``, ``relative`` and ``promote`` filled in.
+
+>>> game = read_jkf('{"header": {}, "moves": [{}, {"move": {"from": {"x": 7, "y": 7}, '
+...                 '"to": {"x": 7, "y": 6}, "color": 0, "piece": "FU"}}, {"special": "TORYO"}]}')
+>>> game.mainline_moves(), game.outcome().winner
+([Move.from_usi('7g7f')], <Color.BLACK: 0>)
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from shogiban.board import Board
+from shogiban.errors import IllegalMoveError, InvalidSfenError
+from shogiban.handicaps import find_handicap, handicap_of_sfen
+from shogiban.kifu.builder import GameBuilder
+from shogiban.kifu.comments import restore_illegal_moves, result_comment
+from shogiban.kifu.csa import CSA_PIECES, PIECE_OF_CSA
+from shogiban.kifu.encoding import read_text
+from shogiban.kifu.game import Game, GameNode
+from shogiban.kifu.results import csa_token
+from shogiban.move import Move
+from shogiban.notation.japanese import make_ki2_move
+from shogiban.sfen import make_sfen, parse_sfen
+from shogiban.squares import make_square, square_file, square_rank
+
+#: JKF presets and the KIF 手合割 names they stand for.
+PRESETS = {
+    "HIRATE": "平手", "KY": "香落ち", "KY_R": "右香落ち", "KA": "角落ち", "HI": "飛車落ち", "HIKY": "飛香落ち",
+    "2": "二枚落ち", "3": "三枚落ち", "4": "四枚落ち", "5": "五枚落ち", "5_L": "左五枚落ち", "6": "六枚落ち",
+    "7_L": "左七枚落ち", "7_R": "右七枚落ち", "8": "八枚落ち", "10": "十枚落ち",
+}
+_PRESET_OF_NAME = {v: k for k, v in PRESETS.items()}
+_RELATIVE = {"左": "L", "直": "C", "右": "R", "上": "U", "寄": "M", "引": "D", "打": "H"}
+
+
+@cache
+def _validator() -> Any:
+    import jsonschema  # type: ignore[import-untyped]
+
+    text = resources.files("shogiban.kifu").joinpath("data/jkf.schema.json").read_text(encoding="utf-8")
+    schema = json.loads(text)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def validate_jkf(data: object) -> list[str]:
+    """Problems of *data* (parsed JSON) against the JKF schema, as ``path: message`` strings."""
+    problems = []
+    for error in sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path)):
+        where = "/".join(str(p) for p in error.absolute_path) or "(top)"
+        problems.append(f"{where}: {error.message}")
+    return problems
+
+
+def read_jkf(source: str | bytes | Path, *, strict: bool = False, validate: bool = True) -> Game:
+    """Read a JKF record (JSON text, bytes or a path).
+
+    :param validate: check it against the JKF schema first (problems are reported, reading
+        goes on where it can).
+    :raises KifuParseError: on the first problem when *strict*.
+    """
+    text, _ = read_text(source)
+    builder = GameBuilder(strict=strict)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        lines = text.splitlines()
+        line = lines[error.lineno - 1] if 0 < error.lineno <= len(lines) else ""
+        builder.error(f"not JSON: {error.msg} (column {error.colno})", error.lineno, line)
+        return builder.finish()
+    except RecursionError:
+        builder.error("not JSON: nested too deeply")
+        return builder.finish()
+    if validate:
+        for problem in validate_jkf(data)[:20]:
+            builder.error(f"JKF schema: {problem}")
+    if not isinstance(data, dict):
+        if not validate:
+            builder.error("JKF record is not a JSON object")
+        return builder.finish()
+    _JkfReader(builder).read(data)
+    game = builder.finish()
+    restore_illegal_moves(game)
+    return game
+
+
+class _JkfReader:
+    def __init__(self, builder: GameBuilder) -> None:
+        self.builder = builder
+
+    def error(self, message: str) -> None:
+        self.builder.error(message)
+
+    def read(self, data: dict[str, Any]) -> None:
+        header = data.get("header")
+        if isinstance(header, dict):
+            for key, value in header.items():
+                if isinstance(key, str) and isinstance(value, str):
+                    self.builder.game.headers.add(key, value)
+        self.initial(data.get("initial"))
+        moves = data.get("moves")
+        if not isinstance(moves, list):
+            return
+        if moves and isinstance(moves[0], dict):
+            first = moves[0]
+            self.comments(first)
+            if isinstance(first.get("comment"), str) and first["comment"]:
+                self.builder.comment(first["comment"])
+            if first.get("move") is not None or first.get("special") is not None:
+                self.error("moves[0] holds a move; it only holds comments on the start position")
+        self.line(moves[1:], "moves", 1)
+
+    def initial(self, initial: object) -> None:
+        if not isinstance(initial, dict):
+            return
+        preset = initial.get("preset")
+        if preset in PRESETS:
+            sfen = find_handicap(PRESETS[preset]).sfen
+        elif preset == "OTHER":
+            sfen_or_none = self.custom(initial.get("data"))
+            if sfen_or_none is None:
+                return
+            sfen = sfen_or_none
+        else:
+            self.error(f"unknown initial preset {preset!r}")
+            return
+        try:
+            Board(sfen, lenient=True)
+        except InvalidSfenError as error:
+            self.error(f"impossible initial position: {error}")
+            return
+        self.builder.setup(sfen)
+
+    def custom(self, data: object) -> str | None:
+        if not isinstance(data, dict):
+            self.error("initial preset OTHER without data")
+            return None
+        squares = [0] * 81
+        board = data.get("board")
+        if isinstance(board, list):
+            for x, column in enumerate(board[:9]):
+                if not isinstance(column, list):
+                    continue
+                for y, cell in enumerate(column[:9]):
+                    if isinstance(cell, dict) and cell.get("kind") in PIECE_OF_CSA:
+                        color = 1 if cell.get("color") == 1 else 0
+                        squares[make_square(x + 1, y + 1)] = PIECE_OF_CSA[cell["kind"]] | color << 4
+        hands = [[0] * 8, [0] * 8]
+        raw_hands = data.get("hands")
+        if isinstance(raw_hands, list):
+            for color, hand in enumerate(raw_hands[:2]):
+                if isinstance(hand, dict):
+                    for kind, count in hand.items():
+                        pt = PIECE_OF_CSA.get(kind)
+                        if pt is not None and 1 <= pt <= 7 and isinstance(count, int) and 0 <= count <= 18:
+                            hands[color][pt] = count
+        turn = 1 if data.get("color") == 1 else 0
+        return make_sfen(squares, turn, hands, 1)
+
+    def comments(self, item: dict[str, Any]) -> None:
+        comments = item.get("comments")
+        if isinstance(comments, list):
+            for line in comments:
+                if isinstance(line, str):
+                    self.builder.comment(line)
+
+    def line(self, items: list[Any], where: str, ply: int) -> None:
+        builder = self.builder
+        for index, item in enumerate(items):
+            here = f"{where}[{index + (1 if where == 'moves' else 0)}]"
+            if not isinstance(item, dict):
+                self.error(f"{here} is not an object")
+                return
+            parent = builder.node
+            node = self.item(item, here)
+            if node is None:
+                return
+            forks = item.get("forks")
+            if isinstance(forks, list) and forks:
+                for k, fork in enumerate(forks):
+                    if isinstance(fork, list) and fork:
+                        builder.goto(parent)
+                        self.line(fork, f"{here}.forks[{k}]", ply + index)
+                builder.goto(node)
+            if node.result is not None:
+                return
+
+    def item(self, item: dict[str, Any], here: str) -> GameNode | None:
+        builder = self.builder
+        elapsed, total = _times(item.get("time"))
+        move = item.get("move")
+        special = item.get("special")
+        node: GameNode | None
+        if isinstance(move, dict):
+            decoded = self.move(move, here)
+            if decoded is None:
+                return None
+            node = builder.move(decoded, text=json.dumps(move, ensure_ascii=False), elapsed=elapsed, total=total)
+        elif isinstance(special, str):
+            node = builder.result(special, elapsed=elapsed, total=total)
+        else:
+            self.error(f"{here} has neither a move nor a special")
+            return None
+        if node is not None:
+            self.comments(item)
+        return node
+
+    def move(self, move: dict[str, Any], here: str) -> Move | None:
+        board = self.builder.board
+        try:
+            to = _square(move.get("to"))
+            frm = _square(move["from"]) if move.get("from") is not None else None
+        except (TypeError, ValueError, KeyError):
+            self.error(f"{here}: bad square in {move!r}")
+            return None
+        if to is None:
+            self.error(f"{here}: move without a destination")
+            return None
+        color = move.get("color")
+        if color in (0, 1) and color != board._turn:
+            self.error(f"{here}: move by the wrong side ({'gote' if board._turn else 'sente'} to move)")
+            return None
+        piece = PIECE_OF_CSA.get(move.get("piece", ""))
+        if frm is None:
+            if piece is None or not 1 <= piece <= 7:
+                self.error(f"{here}: cannot drop {move.get('piece')!r}")
+                return None
+            return Move(to, drop=piece)
+        if frm == to:
+            self.error(f"{here}: the move does not move")
+            return None
+        return Move(to, frm, move.get("promote") is True)
+
+
+def _square(place: object) -> int | None:
+    if not isinstance(place, dict):
+        return None
+    x, y = place.get("x"), place.get("y")
+    if not (isinstance(x, int) and isinstance(y, int) and 1 <= x <= 9 and 1 <= y <= 9):
+        raise ValueError(place)
+    return make_square(x, y)
+
+
+def _times(time: object) -> tuple[float | None, float | None]:
+    if not isinstance(time, dict):
+        return None, None
+
+    def seconds(t: object) -> float | None:
+        if not isinstance(t, dict):
+            return None
+        h, m, s = t.get("h") or 0, t.get("m"), t.get("s")
+        if not all(isinstance(v, int) for v in (h, m, s)):
+            return None
+        return float(h * 3600 + m * 60 + s)  # type: ignore[operator]
+
+    now, total = seconds(time.get("now")), seconds(time.get("total"))
+    return (int(now) if now is not None else None), (int(total) if total is not None else None)
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def write_jkf(game: Game, *, indent: int | None = 2) -> str:
+    """*game* as JKF JSON text (UTF-8 characters kept as they are)."""
+    return json.dumps(jkf_object(game), ensure_ascii=False, indent=indent) + "\n"
+
+
+def jkf_object(game: Game) -> dict[str, Any]:
+    """*game* as a JKF object (``header``, ``initial``, ``moves``)."""
+    record: dict[str, Any] = {"header": {}}
+    for key, value in game.headers.pairs():
+        if key != "手合割":
+            record["header"][key] = value
+    sfen = game.start_sfen
+    handicap = handicap_of_sfen(sfen)
+    if handicap is not None and sfen.split()[3] == "1":
+        record["header"]["手合割"] = handicap.japanese
+        record["initial"] = {"preset": _PRESET_OF_NAME[handicap.japanese]}
+    else:
+        if "手合割" in game.headers:
+            record["header"]["手合割"] = game.headers["手合割"]
+        record["initial"] = {"preset": "OTHER", "data": _custom(sfen)}
+    first: dict[str, Any] = {}
+    if game.root.comment:
+        first["comments"] = game.root.comment.split("\n")
+    totals = [0.0, 0.0]
+    record["moves"] = [first, *_line(game.root, game.start_board(), totals)]
+    return record
+
+
+def _custom(sfen: str) -> dict[str, Any]:
+    parts = parse_sfen(sfen)
+    board = []
+    for x in range(1, 10):
+        column = []
+        for y in range(1, 10):
+            piece = parts.board[make_square(x, y)]
+            column.append({"color": piece >> 4, "kind": CSA_PIECES[piece & 15]} if piece else {})
+        board.append(column)
+    hands = [{CSA_PIECES[pt]: parts.hands[c][pt] for pt in (1, 2, 3, 4, 7, 5, 6)} for c in (0, 1)]
+    return {"color": parts.turn, "board": board, "hands": hands}
+
+
+def _line(parent: GameNode, board: Board, totals: list[float]) -> list[dict[str, Any]]:
+    """Items for the main continuation after *parent* (on *board*), with forks."""
+    items: list[dict[str, Any]] = []
+    node = parent
+    board = board.copy()
+    while node.variations:
+        child = node.variations[0]
+        item = _item(node, child, board, list(totals))
+        forks = [
+            [_item(node, alternative, board, list(totals)), *_continuation(alternative, board, totals)]
+            for alternative in node.variations[1:]
+        ]
+        if forks:
+            item["forks"] = forks
+        items.append(item)
+        _advance(child, board, totals)
+        node = child
+        if child.result is not None:
+            break
+    return items
+
+
+def _continuation(node: GameNode, board: Board, totals: list[float]) -> list[dict[str, Any]]:
+    if node.move is None:
+        return []
+    after = board.copy()
+    tot = list(totals)
+    _advance(node, after, tot)
+    return _line(node, after, tot)
+
+
+def _advance(node: GameNode, board: Board, totals: list[float]) -> None:
+    side = board._turn
+    if node.total is not None:
+        totals[side] = node.total
+    elif node.elapsed is not None:
+        totals[side] += node.elapsed
+    if node.move is not None:
+        board.push(node.move)
+
+
+def _item(parent: GameNode, node: GameNode, board: Board, totals: list[float]) -> dict[str, Any]:
+    item: dict[str, Any] = {}
+    comment = node.comment
+    if node.move is not None:
+        item["move"] = _move(parent, node.move, board)
+    elif node.result is not None:
+        item["special"] = csa_token(node.result, board.turn)
+        comment = result_comment(node, board)
+    if node.elapsed is not None or node.total is not None:
+        side = board._turn
+        total = node.total if node.total is not None else totals[side] + (node.elapsed or 0)
+        now = int(node.elapsed or 0)
+        t = int(total)
+        item["time"] = {
+            "now": {"m": now // 60, "s": now % 60},
+            "total": {"h": t // 3600, "m": t // 60 % 60, "s": t % 60},
+        }
+    if comment:
+        item["comments"] = comment.split("\n")
+    return item
+
+
+def _move(parent: GameNode, move: Move, board: Board) -> dict[str, Any]:
+    to = move.to_square
+    out: dict[str, Any] = {"color": board._turn}
+    if move.drop is not None:
+        out["piece"] = CSA_PIECES[move.drop]
+    else:
+        frm = move.from_square
+        assert frm is not None
+        piece = board._board[frm] & 15
+        out["from"] = {"x": square_file(frm), "y": square_rank(frm)}
+        out["piece"] = CSA_PIECES[piece] if piece else "FU"
+        if move.promotion:
+            out["promote"] = True
+        elif 1 <= piece <= 6 and (frm < 27 or to < 27 if board._turn == 0 else frm >= 54 or to >= 54):
+            out["promote"] = False
+        captured = board._board[to]
+        if captured and captured >> 4 != board._turn:
+            out["capture"] = CSA_PIECES[captured & 15]
+    out["to"] = {"x": square_file(to), "y": square_rank(to)}
+    if parent.move is not None and parent.move.to_square == to:
+        out["same"] = True
+    try:
+        text = make_ki2_move(board, move, previous_to=-1, mark=False)
+    except IllegalMoveError:
+        return out
+    relative = "".join(_RELATIVE[c] for c in text[2:] if c in _RELATIVE)
+    if relative:
+        out["relative"] = relative
+    return out
+
+
+__all__ = ["jkf_object", "read_jkf", "validate_jkf", "write_jkf"]

@@ -1,0 +1,224 @@
+"""What KIF and KI2 (the Kakinoki formats) share: header lines, the start position (手合割 or a
+BOD diagram), comments, bookmarks, ``変化：N手`` variations and the ``まで…`` summary line.
+
+Variations follow the de-facto rule (SPECS §b.5): ``変化：N手`` starts an alternative to move N of
+the most recently read line that has a move N.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from shogiban.board import Board
+from shogiban.errors import KifuParseError
+from shogiban.handicaps import find_handicap, handicap_of_sfen
+from shogiban.kifu.builder import GameBuilder
+from shogiban.kifu.game import Game, GameNode
+from shogiban.kifu.headers import Headers
+from shogiban.kifu.results import Result, ResultKind
+from shogiban.notation.bod import make_bod, parse_bod
+from shogiban.pieces import Color
+from shogiban.sfen import STARTING_SFEN
+
+HEADER_RE = re.compile(r"([^\s：:][^：:]*?)[\s]*[：:](.*)$")
+VARIATION_RE = re.compile(r"\s*変化\s*[：:]\s*(\d+)\s*手目?\s*$")
+MADE_RE = re.compile(r"\s*まで[、,]?\s*(\d+)\s*手\s*(?:で|にて)?\s*(.*?)\s*$")
+_BOD_START = ("後手の持駒", "先手の持駒", "上手の持駒", "下手の持駒")
+_BOD_TURN = ("後手番", "先手番", "上手番", "下手番")
+_SIDE_OF_LABEL = {"先手": Color.BLACK, "下手": Color.BLACK, "▲": Color.BLACK, "☗": Color.BLACK,
+                  "後手": Color.WHITE, "上手": Color.WHITE, "△": Color.WHITE, "☖": Color.WHITE}
+#: Handicaps that programs define differently: written with a BOD as well as their name.
+AMBIGUOUS_HANDICAPS = frozenset({"三枚落ち", "五枚落ち", "左五枚落ち", "左七枚落ち", "右七枚落ち"})
+_SPACES = " \t\u3000"
+
+
+def is_bod_line(line: str) -> bool:
+    """Whether *line* belongs to a BOD diagram."""
+    s = line.strip(_SPACES)
+    return (
+        s.startswith(("|", "｜", "+-", "＋", "手数＝", "手数="))
+        or s.startswith(_BOD_START)
+        or s in _BOD_TURN
+        or (s.startswith("９") and s.replace(" ", "").replace("\u3000", "") == "９８７６５４３２１")
+    )
+
+
+def header_pair(line: str) -> tuple[str, str] | None:
+    """``(key, value)`` of a ``key：value`` header line, or None."""
+    m = HEADER_RE.match(line.strip(_SPACES))
+    if m is None:
+        return None
+    return m.group(1).strip(_SPACES), m.group(2).strip(_SPACES + "\r\n")
+
+
+def set_start_position(
+    builder: GameBuilder, headers: Headers, bod: Sequence[tuple[int, str]], first_number: int | None
+) -> int:
+    """Set the builder's start position from the BOD lines (preferred) or the 手合割 header and
+    return the SFEN move number the moves start at."""
+    sfen = STARTING_SFEN
+    if bod:
+        try:
+            board = parse_bod([line for _, line in bod], lenient=True, first_lineno=bod[0][0])
+            sfen = board.sfen()
+        except KifuParseError as error:
+            builder.error(str(error), error.lineno, error.line)
+    else:
+        name = headers.get("手合割", "").strip(_SPACES)
+        if name and name not in ("その他", "詰将棋"):
+            try:
+                sfen = find_handicap(name).sfen
+            except ValueError:
+                builder.error(f"unknown handicap {name!r} (手合割) without a board diagram; the even start is used")
+    number = int(sfen.split()[3])
+    if first_number is not None and first_number != number and number == 1:
+        number = first_number
+    fields = sfen.split()
+    builder.setup(" ".join([*fields[:3], str(number)]))
+    return number
+
+
+def parse_made_line(line: str, turn: Color) -> tuple[str, Color | bool | None] | None:
+    """The result a ``まで…`` summary line states, as ``(word, winner)`` for
+    :meth:`GameBuilder.result` (winner ``False`` = derive it), or None if it states none.
+    *turn* is the side to move after the moves."""
+    m = MADE_RE.match(line)
+    if m is None:
+        return None
+    rest = m.group(2)
+    named: Color | None = None
+    side = re.search(r"(先手|後手|下手|上手|▲|△|☗|☖)", rest)
+    if side:
+        named = _SIDE_OF_LABEL[side.group(1)]
+    for word, kind_word in (("千日手", "千日手"), ("持将棋", "持将棋"), ("中断", "中断"), ("不詰", "不詰"),
+                            ("封じ手", "封じ手")):
+        if word in rest:
+            return kind_word, False
+    if "時間切れ" in rest or "切れ負け" in rest:
+        return "切れ負け", named if "勝ち" in rest else (named.other if named is not None else False)
+    if "反則勝ち" in rest:
+        return "反則勝ち", named if named is not None else False
+    if "反則負け" in rest:
+        return "反則負け", named.other if named is not None else False
+    if "入玉勝ち" in rest:
+        return "入玉勝ち", named if named is not None else False
+    if "不戦勝" in rest:
+        return "不戦勝", named if named is not None else False
+    if "不戦敗" in rest:
+        return "不戦敗", named.other if named is not None else False
+    if "詰" in rest:
+        return "詰み", turn.other
+    if "勝ち" in rest and named is not None:
+        return "投了", named
+    return None
+
+
+def side_labels(game: Game) -> tuple[str, str]:
+    """``("先手", "後手")``, or ``("下手", "上手")`` for a handicap game."""
+    h = handicap_of_sfen(game.start_sfen)
+    handicap = (h is not None and not h.is_even) or "下手" in game.headers or "上手" in game.headers
+    return ("下手", "上手") if handicap else ("先手", "後手")
+
+
+def made_line(result: Result, moves: int, turn: Color, labels: tuple[str, str]) -> str:
+    """The ``まで…`` summary of a line that ends with *result* after *moves* moves, *turn* to move."""
+    head = f"まで{moves}手で"
+
+    def name(color: Color | None) -> str:
+        return labels[0] if color == Color.BLACK else labels[1]
+
+    kind, winner = result.kind, result.winner
+    if kind is ResultKind.RESIGN and winner is not None:
+        return f"{head}{name(winner)}の勝ち"
+    if kind is ResultKind.TIME_UP and winner is not None:
+        return f"{head}時間切れにより{name(winner)}の勝ち"
+    if kind in (ResultKind.ILLEGAL, ResultKind.PERPETUAL_CHECK) and winner is not None:
+        if winner == turn:
+            return f"{head}{name(winner)}の反則勝ち"
+        return f"{head}{name(winner.other)}の反則負け"
+    if kind is ResultKind.DECLARE_WIN and winner is not None:
+        return f"{head}{name(winner)}の入玉勝ち"
+    if kind is ResultKind.WIN_BY_DEFAULT and winner is not None:
+        return f"{head}{name(winner)}の不戦勝"
+    if kind is ResultKind.LOSS_BY_DEFAULT and winner is not None:
+        return f"{head}{name(winner.other)}の不戦敗"
+    if kind is ResultKind.CHECKMATE:
+        return f"{head}詰み"
+    words = {
+        ResultKind.ABORT: "中断",
+        ResultKind.REPETITION: "千日手",
+        ResultKind.PERPETUAL_CHECK: "千日手",
+        ResultKind.IMPASSE: "持将棋",
+        ResultKind.DECLARE_DRAW: "持将棋",
+        ResultKind.MAX_MOVES: "持将棋",
+        ResultKind.NO_MATE: "不詰",
+        ResultKind.ERROR: "中断",
+        ResultKind.ILLEGAL: "中断",
+    }
+    return head + words.get(kind, result.word.lstrip("%") or "中断")
+
+
+class LineTracker:
+    """The lines read so far, to find where ``変化：N手`` branches off."""
+
+    def __init__(self, root: GameNode, start_number: int) -> None:
+        self.start_number = start_number
+        self.lines: list[list[GameNode]] = [[root]]
+
+    @property
+    def current(self) -> list[GameNode]:
+        """Nodes of the line being read (index = ply from the start)."""
+        return self.lines[-1]
+
+    def add(self, node: GameNode) -> None:
+        """Note that *node* continues the current line."""
+        self.lines[-1].append(node)
+
+    def expected_number(self) -> int:
+        """The move number the next move line of the current line should carry."""
+        return self.start_number + len(self.lines[-1]) - 1
+
+    def branch(self, number: int) -> GameNode | None:
+        """Start a variation replacing move *number*; returns the node it branches from, or None
+        if no line read so far has that move."""
+        ply = number - self.start_number + 1
+        if ply < 1:
+            return None
+        for line in reversed(self.lines):
+            if len(line) > ply:
+                self.lines.append(line[:ply])
+                return line[ply - 1]
+        return None
+
+
+def header_block(game: Game, *, encoding_line: str | None = None) -> list[str]:
+    """Header lines and, when the start position needs one, the BOD diagram (KIF and KI2)."""
+    out: list[str] = []
+    if encoding_line:
+        out.append(encoding_line)
+    headers = game.headers.copy()
+    sfen = game.start_sfen
+    fields = sfen.split()
+    handicap = handicap_of_sfen(sfen)
+    needs_bod = handicap is None or handicap.japanese in AMBIGUOUS_HANDICAPS or fields[3] != "1"
+    if handicap is not None:
+        headers["手合割"] = handicap.japanese
+    elif "手合割" not in headers:
+        headers["手合割"] = "その他"
+    labels = side_labels(game)
+    for key, value in headers.pairs():
+        if key in ("先手", "下手", "後手", "上手"):
+            key = labels[0] if key in ("先手", "下手") else labels[1]
+        out.append(f"{key}：{value}")
+        if key == "手合割" and needs_bod:
+            board = Board(sfen, lenient=True)
+            number = int(fields[3]) - 1
+            bod = make_bod(board, move_number=number if number > 0 else None, names=labels)
+            out.extend(bod.rstrip("\n").split("\n"))
+    return out
+
+
+def comment_lines(comment: str) -> list[str]:
+    """``*`` lines for a comment."""
+    return ["*" + line for line in comment.split("\n")] if comment else []

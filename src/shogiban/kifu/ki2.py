@@ -1,0 +1,257 @@
+"""KI2 records (柿木形式, relative notation): ``.ki2`` in Shift_JIS, ``.ki2u`` in UTF-8.
+
+KIF headers and BOD, then moves in JSA notation (``▲７六歩    △３四歩``), several per line, with
+``*`` comments, ``&`` bookmarks and ``変化：N手`` variations.  KI2 has no special moves: the result
+is read from (and written as) the ``まで…`` line, e.g. ``まで25手で中断``.  Moves are read and
+written with :mod:`shogiban.notation.japanese`, which resolves 右 左 直 上 引 寄 against the legal
+moves of the real position.
+
+>>> game = read_ki2("手合割：平手\\n▲７六歩    △３四歩\\nまで2手で後手の勝ち\\n")
+>>> [m.usi() for m in game.mainline_moves()], game.outcome().winner
+(['7g7f', '3c3d'], <Color.WHITE: 1>)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from shogiban.kifu.builder import GameBuilder
+from shogiban.kifu.comments import restore_illegal_moves, result_comment
+from shogiban.kifu.encoding import read_text
+from shogiban.kifu.game import Game, GameNode
+from shogiban.kifu.kakinoki import (
+    VARIATION_RE,
+    LineTracker,
+    comment_lines,
+    header_block,
+    header_pair,
+    is_bod_line,
+    made_line,
+    parse_made_line,
+    set_start_position,
+    side_labels,
+)
+from shogiban.move import Move
+from shogiban.notation.japanese import make_ki2_move, parse_ki2_move
+from shogiban.notation.names import DIGIT_VALUES, PIECE_ALIASES
+
+_MOVE_SPLIT = re.compile(r"[▲△☗☖▽][^▲△☗☖▽]*")
+_SPACES = " \t\u3000\r\n"
+_PER_LINE = 6
+
+
+def read_ki2(source: str | bytes | Path, *, strict: bool = False) -> Game:
+    """Read a KI2 record (text, bytes in CP932 or UTF-8, or a path).
+
+    :raises KifuParseError: on the first problem when *strict*; otherwise problems are in
+        ``game.errors``.
+    """
+    text, _ = read_text(source)
+    reader = _Ki2Reader(strict)
+    for lineno, line in enumerate(text.splitlines(), 1):
+        reader.line(line, lineno)
+    return reader.finish()
+
+
+class _Ki2Reader:
+    def __init__(self, strict: bool) -> None:
+        self.builder = GameBuilder(strict=strict)
+        self.headers = self.builder.game.headers
+        self.bod: list[tuple[int, str]] = []
+        self.in_moves = False
+        self.tracker: LineTracker | None = None
+        self.skip_line = False
+
+    def start_moves(self) -> None:
+        self.in_moves = True
+        number = set_start_position(self.builder, self.headers, self.bod, None)
+        self.tracker = LineTracker(self.builder.game.root, number)
+
+    def line(self, line: str, lineno: int) -> None:
+        s = line.strip(_SPACES)
+        if not s:
+            return
+        c = s[0]
+        if c == "#":
+            return
+        if c == "*":
+            if not self.skip_line:
+                self.builder.comment(s[1:])
+            return
+        if c == "&":
+            if not self.skip_line:
+                self.builder.node.bookmark = s[1:].strip()
+            return
+        if c in "▲△☗☖▽":
+            if not self.in_moves:
+                self.start_moves()
+            if not self.skip_line:
+                self.moves(s, lineno, line)
+            return
+        if s.startswith("変化"):
+            self.variation(s, lineno, line)
+            return
+        if s.startswith("まで"):
+            self.made(s, lineno, line)
+            return
+        if s.startswith(("手数-", "手数－")):
+            return
+        if not self.in_moves and is_bod_line(s):
+            self.bod.append((lineno, line))
+            return
+        pair = header_pair(s)
+        if pair is not None:
+            self.headers.add(*pair)
+            return
+        self.builder.error(f"cannot read line {s!r}", lineno, line)
+
+    def moves(self, s: str, lineno: int, line: str) -> None:
+        assert self.tracker is not None
+        for token in _MOVE_SPLIT.findall(s):
+            text = token.strip(_SPACES)
+            builder = self.builder
+            previous = builder.node.move.to_square if builder.node.move is not None else -1
+            move: Move | None
+            try:
+                move = parse_ki2_move(builder.board, text, previous_to=previous)
+            except IllegalMoveError as error:
+                move = _illegal_drop(text)
+                if move is None:
+                    builder.error(f"cannot read move {text!r}: {error}", lineno, line)
+                    self.skip_line = True
+                    return
+            except (InvalidMoveError, AmbiguousMoveError) as error:
+                builder.error(f"cannot read move {text!r}: {error}", lineno, line)
+                self.skip_line = True
+                return
+            node = builder.move(move, lineno, line, text=text)
+            if node is None:
+                self.skip_line = True
+                return
+            self.tracker.add(node)
+            if node.result is not None:
+                self.skip_line = True
+                return
+
+    def variation(self, s: str, lineno: int, line: str) -> None:
+        m = VARIATION_RE.match(s)
+        if m is None:
+            self.builder.error(f"cannot read variation line {s!r}", lineno, line)
+            return
+        if not self.in_moves:
+            return
+        assert self.tracker is not None
+        base = self.tracker.branch(int(m.group(1)))
+        if base is None:
+            self.builder.error(f"variation at move {m.group(1)}: no line read so far has that move", lineno, line)
+            self.skip_line = True
+            return
+        self.skip_line = False
+        self.builder.goto(base)
+
+    def made(self, s: str, lineno: int, line: str) -> None:
+        if not self.in_moves:
+            self.start_moves()
+        builder = self.builder
+        if builder.ended:
+            return
+        stated = parse_made_line(s, builder.board.turn)
+        if stated is None:
+            builder.error(f"cannot read summary line {s!r}", lineno, line)
+            return
+        word, winner = stated
+        node = builder.result(word, lineno, line, winner=winner)
+        if node is not None and self.tracker is not None:
+            self.tracker.add(node)
+
+    def finish(self) -> Game:
+        if not self.in_moves:
+            self.start_moves()
+        game = self.builder.finish()
+        restore_illegal_moves(game)
+        return game
+
+
+def _illegal_drop(text: str) -> Move | None:
+    """The drop *text* names (``▲５五歩打`` or ``▲５五歩`` with no board piece), kept even when it
+    is illegal (二歩, 打ち歩詰め) so the record's foul is not lost; None for anything else."""
+    body = text.lstrip("▲△☗☖▽").removesuffix("打")
+    if len(body) != 3 or body[0] not in DIGIT_VALUES or body[1] not in DIGIT_VALUES:
+        return None
+    pt = PIECE_ALIASES.get(body[2])
+    if pt is None or pt > 7:
+        return None
+    file, rank = DIGIT_VALUES[body[0]], DIGIT_VALUES[body[1]]
+    return Move((rank - 1) * 9 + 9 - file, drop=pt)
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def write_ki2(game: Game, *, encoding: str | None = None) -> str:
+    """*game* as KI2 text: moves in relative notation, comments, variations, and the result as
+    a ``まで…`` line.  An illegal move is written into the result's comment."""
+    del encoding  # KI2 files carry no encoding line
+    out = header_block(game)
+    out.extend(comment_lines(game.root.comment))
+    if game.root.bookmark:
+        out.append("&" + game.root.bookmark)
+    _Ki2Writer(game, out).line([game.root, *game.root.mainline()])
+    return "\n".join(out) + "\n"
+
+
+class _Ki2Writer:
+    def __init__(self, game: Game, out: list[str]) -> None:
+        self.game = game
+        self.out = out
+        self.start_number = int(game.start_sfen.split()[3])
+        self.labels = side_labels(game)
+
+    def line(self, nodes: list[GameNode]) -> None:
+        base = nodes[0]
+        board = base.board()
+        row: list[str] = []
+
+        def flush() -> None:
+            if row:
+                self.out.append("".join(row).rstrip())
+                row.clear()
+
+        for node in nodes[1:]:
+            parent = node.parent
+            assert parent is not None
+            if node.move is not None:
+                previous = parent.move.to_square if parent.move is not None else -1
+                text = make_ki2_move(board, node.move, previous_to=previous)
+                board.push(node.move)
+                row.append(text + " " * max(1, 12 - _width(text)))
+                if len(row) >= _PER_LINE or node.comment or node.bookmark:
+                    flush()
+                self.out.extend(comment_lines(node.comment))
+                if node.bookmark:
+                    self.out.append("&" + node.bookmark)
+            else:
+                assert node.result is not None
+                flush()
+                moves = len(node.moves()) + self.start_number - 1
+                self.out.append(made_line(node.result, moves, board.turn, self.labels))
+                self.out.extend(comment_lines(result_comment(node, board)))
+        flush()
+        self.out.append("")
+        for node in reversed(nodes[1:]):
+            parent = node.parent
+            assert parent is not None
+            if parent.variations[0] is not node:
+                continue
+            for alternative in parent.variations[1:]:
+                self.out.append(f"変化：{node.ply() + self.start_number - 1}手")
+                self.line([parent, alternative, *alternative.mainline()])
+
+
+def _width(text: str) -> int:
+    return sum(1 if ord(ch) < 0x80 else 2 for ch in text)
+
+
+__all__ = ["read_ki2", "write_ki2"]

@@ -1,0 +1,340 @@
+"""KIF records (柿木形式): ``.kif`` in Shift_JIS (CP932), ``.kifu`` in UTF-8.
+
+Reads what Kifu for Windows, Kifu for iPhone, ShogiGUI, 将棋所, ShogiHome, 81Dojo, lishogi and
+shogidb2 write: any spacing after the move number, ``同`` with or without a space, ``不成``,
+promoted pieces by any name (成銀/全, 竜/龍, 王/玉), times in every variant seen
+(``( 0:16/00:00:16)``, ``(00:00 / 00:00:00)``, ``( 0:10/0:00:10)``), the ``+`` variation mark,
+comments (``*``, engine lines ``**``), bookmarks (``&``), a BOD start position, ``変化：N手``
+variations (also ``変化：N手目``) and every special move, with the ``まで…`` line as a fallback
+result.  Moves with an origin are decoded directly; others go through
+:func:`shogiban.notation.japanese.parse_kif_move`.
+
+>>> game = read_kif("手合割：平手\\n   1 ７六歩(77)   ( 0:16/00:00:16)\\n   2 投了\\n")
+>>> game.mainline_moves(), game.outcome().winner
+([Move.from_usi('7g7f')], <Color.BLACK: 0>)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from shogiban.kifu.builder import GameBuilder
+from shogiban.kifu.comments import restore_illegal_moves, result_comment
+from shogiban.kifu.encoding import read_text
+from shogiban.kifu.game import Game, GameNode
+from shogiban.kifu.kakinoki import (
+    VARIATION_RE,
+    LineTracker,
+    comment_lines,
+    header_block,
+    header_pair,
+    is_bod_line,
+    made_line,
+    parse_made_line,
+    set_start_position,
+    side_labels,
+)
+from shogiban.kifu.results import KIF_WORDS, kif_word
+from shogiban.kifu.timefmt import format_kif_time
+from shogiban.notation.japanese import make_kif_move, parse_kif_move
+
+_MOVE_LINE = re.compile(
+    r"\s*(\d+)\s*(\S.*?)\s*"
+    r"(?:\(\s*(?:(\d+):)?(\d+):(\d+)(?:\.\d+)?\s*(?:/\s*(\d+):(\d+):(\d+)(?:\.\d+)?\s*)?\))?"
+    r"\s*\+?\s*$"
+)
+_FAST_MOVE = re.compile(
+    r"[▲△☗☖]?(?:([１２３４５６７８９1-9])([一二三四五六七八九])|同\s*)"
+    r"(成[香桂銀]|[歩香桂銀金角飛玉王と杏圭全馬龍竜])(成|不成|生)?(?:\(([1-9])([1-9])\)|(打))$"
+)
+_FILES = {c: i + 1 for i, c in enumerate("１２３４５６７８９")} | {str(i): i for i in range(1, 10)}
+_RANKS = {c: i + 1 for i, c in enumerate("一二三四五六七八九")}
+_PIECES = {
+    "歩": 1, "香": 2, "桂": 3, "銀": 4, "角": 5, "飛": 6, "金": 7, "玉": 8, "王": 8, "と": 9,
+    "成香": 10, "杏": 10, "成桂": 11, "圭": 11, "成銀": 12, "全": 12, "馬": 13, "龍": 14, "竜": 14,
+}
+
+
+def read_kif(source: str | bytes | Path, *, strict: bool = False) -> Game:
+    """Read a KIF record (text, bytes in CP932 or UTF-8, or a path).
+
+    :raises KifuParseError: on the first problem when *strict*; otherwise problems are in
+        ``game.errors`` and everything before them is kept.
+    """
+    text, _ = read_text(source)
+    reader = _KifReader(strict)
+    for lineno, line in enumerate(text.splitlines(), 1):
+        reader.line(line, lineno)
+    return reader.finish()
+
+
+class _KifReader:
+    def __init__(self, strict: bool) -> None:
+        self.builder = GameBuilder(strict=strict)
+        self.headers = self.builder.game.headers
+        self.bod: list[tuple[int, str]] = []
+        self.in_moves = False
+        self.tracker: LineTracker | None = None
+        self.skip_line = False  # after a bad move, the rest of its line (until 変化) is skipped
+
+    def error(self, message: str, lineno: int, line: str) -> None:
+        self.builder.error(message, lineno, line)
+
+    def start_moves(self, first_number: int | None) -> None:
+        self.in_moves = True
+        number = set_start_position(self.builder, self.headers, self.bod, first_number)
+        self.tracker = LineTracker(self.builder.game.root, number)
+
+    def line(self, line: str, lineno: int) -> None:
+        s = line.strip(" \t\u3000\r\n")
+        if not s:
+            return
+        c = s[0]
+        if c == "#":
+            return
+        if c == "*":
+            if self.skip_line:
+                return
+            self.builder.comment(s[1:])
+            return
+        if c == "&":
+            if not self.skip_line:
+                self.builder.node.bookmark = s[1:].strip()
+            return
+        if not self.in_moves and is_bod_line(s):
+            self.bod.append((lineno, line))
+            return
+        if "0" <= c <= "9":
+            m = _MOVE_LINE.match(line)
+            if m is not None:
+                self.move_line(m, lineno, line)
+                return
+        if s.startswith("変化"):
+            self.variation(s, lineno, line)
+            return
+        if s.startswith("まで"):
+            self.made(s, lineno, line)
+            return
+        if s.startswith(("手数-", "手数－")):
+            if not self.in_moves:
+                self.start_moves(None)
+            return
+        pair = header_pair(s)
+        if pair is not None:
+            self.headers.add(*pair)
+            return
+        self.error(f"cannot read line {s!r}", lineno, line)
+
+    def move_line(self, m: re.Match[str], lineno: int, line: str) -> None:
+        number = int(m.group(1))
+        if not self.in_moves:
+            self.start_moves(number)
+        if self.skip_line:
+            return
+        assert self.tracker is not None
+        builder = self.builder
+        text = m.group(2)
+        elapsed = total = None
+        if m.group(4) is not None:
+            elapsed = int(m.group(3) or 0) * 3600 + int(m.group(4)) * 60 + int(m.group(5))
+            if m.group(6) is not None:
+                total = int(m.group(6)) * 3600 + int(m.group(7)) * 60 + int(m.group(8))
+        expected = self.tracker.expected_number()
+        if number != expected:
+            self.error(f"move number {number}, expected {expected}", lineno, line)
+        word = text.lstrip("▲△☗☖")
+        if word in KIF_WORDS or (not word[:1].isdigit() and word[:1] not in "１２３４５６７８９同" and _is_word(word)):
+            node = builder.result(word, lineno, line, elapsed=elapsed, total=total)
+            if node is not None:
+                self.tracker.add(node)
+            return
+        code = self.decode(text, lineno, line)
+        if code is None:
+            self.skip_line = True
+            return
+        before = builder.node
+        node = builder.move(code, lineno, line, elapsed=elapsed, total=total, text=text)
+        if node is None:
+            self.skip_line = True
+        elif node is not before:
+            self.tracker.add(node)
+
+    def decode(self, text: str, lineno: int, line: str) -> int | None:
+        board = self.builder.board
+        m = _FAST_MOVE.match(text)
+        if m is not None:
+            if m.group(1) is not None:
+                to = (_RANKS[m.group(2)] - 1) * 9 + 9 - _FILES[m.group(1)]
+            else:
+                last = self.builder.node
+                while last.move is None and last.parent is not None and last.result is not None:
+                    last = last.parent
+                if last.move is None:
+                    self.error(f"{text!r}: 同 without a previous move", lineno, line)
+                    return None
+                to = last.move.to_square
+            pt = _PIECES[m.group(3)]
+            if m.group(7):
+                if pt > 7:
+                    self.error(f"{text!r}: a {m.group(3)} cannot be dropped", lineno, line)
+                    return None
+                return to | (81 + pt) << 7
+            frm = (int(m.group(6)) - 1) * 9 + 9 - int(m.group(5))
+            on_board = board._board[frm] & 15
+            if on_board and on_board != pt and not self.builder.ended:
+                self.error(f"{text!r}: the piece on {m.group(5)}{m.group(6)} is not a {m.group(3)}", lineno, line)
+                return None
+            if frm == to:
+                self.error(f"{text!r} does not move", lineno, line)
+                return None
+            return to | frm << 7 | (1 << 14 if m.group(4) == "成" else 0)
+        try:
+            previous = self.builder.node.move.to_square if self.builder.node.move is not None else None
+            return parse_kif_move(board, text, previous_to=previous if previous is not None else -1).code
+        except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as error:
+            self.error(f"cannot read move {text!r}: {error}", lineno, line)
+            return None
+
+    def variation(self, s: str, lineno: int, line: str) -> None:
+        m = VARIATION_RE.match(s)
+        if m is None:
+            self.error(f"cannot read variation line {s!r}", lineno, line)
+            return
+        if not self.in_moves:
+            return  # some writers put 変化 lines in the header; nothing to branch from yet
+        assert self.tracker is not None
+        base = self.tracker.branch(int(m.group(1)))
+        if base is None:
+            self.error(f"variation at move {m.group(1)}: no line read so far has that move", lineno, line)
+            self.skip_line = True
+            return
+        self.skip_line = False
+        self.builder.goto(base)
+
+    def made(self, s: str, lineno: int, line: str) -> None:
+        if self.skip_line or not self.in_moves:
+            return
+        builder = self.builder
+        stated = parse_made_line(s, builder.board.turn)
+        if stated is None:
+            if not s.startswith("まで"):
+                self.error(f"cannot read summary line {s!r}", lineno, line)
+            return
+        if builder.ended or builder.node.parent is None:
+            return
+        word, winner = stated
+        node = builder.result(word, lineno, line, winner=winner)
+        if node is not None and self.tracker is not None:
+            self.tracker.add(node)
+
+    def finish(self) -> Game:
+        if not self.in_moves:
+            self.start_moves(None)
+        game = self.builder.finish()
+        restore_illegal_moves(game)
+        return game
+
+
+def _is_word(text: str) -> bool:
+    """A special-move word no list knows (封じ手, ...): short, no digits, no parentheses."""
+    return len(text) <= 8 and not any(ch in text for ch in "()（）") and not any(ch.isdigit() for ch in text)
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def write_kif(game: Game, *, times: bool | None = None, encoding: str = "Shift_JIS") -> str:
+    """*game* as KIF text with its variations, comments, bookmarks and times.
+
+    :param times: write the time column (default: when any move has a time).
+    :param encoding: the encoding named in the ``#KIF`` line (``Shift_JIS`` for ``.kif``,
+        ``UTF-8`` for ``.kifu``); encode the text accordingly
+        (:func:`shogiban.kifu.encoding.encode` maps ☗☖ to ▲△ for CP932).
+    """
+    if times is None:
+        times = any(n.elapsed is not None or n.total is not None for n in game.walk())
+    out = header_block(game, encoding_line=f"#KIF version=2.0 encoding={encoding}")
+    out.append("手数----指手---------消費時間--" if times else "手数----指手--")
+    out.extend(comment_lines(game.root.comment))
+    if game.root.bookmark:
+        out.append("&" + game.root.bookmark)
+    writer = _KifWriter(game, times, out)
+    writer.line([game.root, *game.root.mainline()], main=True)
+    return "\n".join(out) + "\n"
+
+
+class _KifWriter:
+    def __init__(self, game: Game, times: bool, out: list[str]) -> None:
+        self.game = game
+        self.times = times
+        self.out = out
+        self.start_number = int(game.start_sfen.split()[3])
+        self.labels = side_labels(game)
+
+    def line(self, nodes: list[GameNode], *, main: bool = False) -> None:
+        """Write *nodes* (starting with the node the line continues from), then the variations
+        branching off it, deepest first."""
+        base = nodes[0]
+        board = base.board()
+        totals = self._totals_before(base)
+        for node in nodes[1:]:
+            self._write_node(node, board, totals)
+            if node.move is not None:
+                board.push(node.move)
+        end = nodes[-1]
+        if end.result is not None:
+            self.out.append(made_line(end.result, len(end.moves()) + self.start_number - 1, end.turn(), self.labels))
+        if main or len(nodes) > 1:
+            self.out.append("")
+        for node in reversed(nodes[1:]):
+            parent = node.parent
+            assert parent is not None
+            if parent.variations[0] is not node:
+                continue
+            for alternative in parent.variations[1:]:
+                self.out.append(f"変化：{node.ply() + self.start_number - 1}手")
+                self.line([parent, alternative, *alternative.mainline()])
+
+    def _totals_before(self, node: GameNode) -> list[float]:
+        totals = [0.0, 0.0]
+        for i, n in enumerate(node.path()[1:]):
+            totals[i & 1] = n.total if n.total is not None else totals[i & 1] + (n.elapsed or 0)
+        return totals
+
+    def _write_node(self, node: GameNode, board: object, totals: list[float]) -> None:
+        from shogiban.board import Board
+
+        assert isinstance(board, Board)
+        ply = node.ply()
+        number = ply + self.start_number - 1
+        parent = node.parent
+        assert parent is not None
+        if node.move is not None:
+            previous = parent.move.to_square if parent.move is not None else -1
+            text = make_kif_move(board, node.move, previous_to=previous)
+        else:
+            assert node.result is not None
+            text = kif_word(node.result, board.turn)
+        line = f"{number:>4} {text}"
+        if self.times:
+            side = (ply - 1) & 1
+            elapsed = node.elapsed or 0
+            totals[side] = node.total if node.total is not None else totals[side] + elapsed
+            line += " " * max(1, 13 - _width(text)) + format_kif_time(elapsed, totals[side])
+        if parent.variations[-1] is not node:
+            line += "+" if self.times else (" " * max(1, 13 - _width(text)) + "+")
+        self.out.append(line)
+        comment = result_comment(node, board) if node.result is not None else node.comment
+        self.out.extend(comment_lines(comment))
+        if node.bookmark:
+            self.out.append("&" + node.bookmark)
+
+
+def _width(text: str) -> int:
+    return sum(1 if ord(ch) < 0x80 or 0xFF61 <= ord(ch) <= 0xFF9F else 2 for ch in text)
+
+
+__all__ = ["read_kif", "write_kif"]
+

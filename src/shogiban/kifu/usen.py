@@ -1,0 +1,188 @@
+"""USEN: the compact URL-safe record of Playshogi (mogproject) and ShogiBoardQ (``.usen``).
+
+``[position]~0.<moves>.<end>[~<offset>.<moves>.<end>...]``: the position is an SFEN without the
+move number with ``/`` as ``_``, spaces as ``.`` and ``+`` as ``z`` (empty for the even start);
+each move is three base-36 digits of ``(from * 81 + to) * 2 + promotion`` with squares numbered
+``(rank - 1) * 9 + (file - 1)`` and drops coming "from" ``81 + piece`` (金 9, 歩 10, 香 11,
+桂 12, 銀 13, 角 14, 飛 15); the end is ``r`` (resign), ``t`` (time up), ``p`` (pause), ``j``
+(jishogi / declaration), ``i<move>`` (illegal move) or empty.  Each ``~`` part after the first is
+a variation starting after ``offset`` moves of the main line.
+
+ShogiBoardQ writes ``p`` or ``j`` for a game that ended in 千日手; the final position tells
+a repetition apart, so such records read as 千日手.
+
+>>> game = read_usen("~0.7ku2jm.r")
+>>> [m.usi() for m in game.mainline_moves()], game.result.kind.name
+(['7g7f', '3c3d'], 'RESIGN')
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from shogiban.board import Board
+from shogiban.errors import InvalidSfenError
+from shogiban.kifu.builder import GameBuilder
+from shogiban.kifu.encoding import read_text
+from shogiban.kifu.game import Game, GameNode
+from shogiban.kifu.results import ResultKind
+from shogiban.move import Move
+from shogiban.sfen import STARTING_SFEN
+
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+_DIGIT_VALUE = {c: i for i, c in enumerate(_DIGITS)}
+#: USEN drop codes by piece type (PAWN=1 .. GOLD=7) and back.
+_DROP_CODE = {1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 9}
+_DROP_TYPE = {v: k for k, v in _DROP_CODE.items()}
+_END_WORDS = {"r": "投了", "t": "切れ負け", "p": "中断", "j": "持将棋", "i": "反則負け"}
+_END_OF_KIND = {
+    ResultKind.RESIGN: "r",
+    ResultKind.TIME_UP: "t",
+    ResultKind.ABORT: "p",
+    ResultKind.REPETITION: "p",
+    ResultKind.PERPETUAL_CHECK: "p",
+    ResultKind.IMPASSE: "j",
+    ResultKind.DECLARE_WIN: "j",
+    ResultKind.DECLARE_DRAW: "j",
+    ResultKind.MAX_MOVES: "j",
+}
+
+
+def _usen_square(sq: int) -> int:
+    # Our squares count file 9 first in each rank; USEN counts file 1 first.
+    return sq // 9 * 9 + (8 - sq % 9)
+
+
+def encode_move(move: Move) -> str:
+    """The three base-36 characters of *move*."""
+    to = _usen_square(move.to_square)
+    frm = 81 + _DROP_CODE[move.drop] if move.drop is not None else _usen_square(move.from_square)  # type: ignore[arg-type]
+    value = (frm * 81 + to) * 2 + (1 if move.promotion else 0)
+    return _DIGITS[value // 1296] + _DIGITS[value // 36 % 36] + _DIGITS[value % 36]
+
+
+def decode_move(text: str) -> Move | None:
+    """The move of three base-36 characters, or None if they encode none."""
+    if len(text) != 3 or any(c not in _DIGIT_VALUE for c in text):
+        return None
+    value = _DIGIT_VALUE[text[0]] * 1296 + _DIGIT_VALUE[text[1]] * 36 + _DIGIT_VALUE[text[2]]
+    promotion = value & 1
+    frm, to = divmod(value >> 1, 81)
+    to_sq = _usen_square(to)
+    if frm >= 81:
+        pt = _DROP_TYPE.get(frm - 81)
+        if pt is None or promotion:
+            return None
+        return Move(to_sq, drop=pt)
+    if frm == to:
+        return None
+    return Move(to_sq, _usen_square(frm), bool(promotion))
+
+
+def read_usen(source: str | bytes | Path, *, strict: bool = False) -> Game:
+    """Read a USEN record (main line and variations).
+
+    :raises KifuParseError: on the first problem when *strict*.
+    """
+    text, _ = read_text(source)
+    builder = GameBuilder(strict=strict)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        builder.error("empty USEN record")
+        return builder.finish()
+    line = lines[0]
+    if line.startswith("usen:"):
+        line = line[5:]
+    parts = line.split("~")
+    if len(parts) < 2:
+        builder.error(f"not a USEN record (no '~'): {line[:60]!r}", 1, line)
+        return builder.finish()
+    sfen = STARTING_SFEN
+    if parts[0]:
+        sfen = parts[0].replace("_", "/").replace(".", " ").replace("z", "+") + " 1"
+        try:
+            Board(sfen, lenient=True)
+        except InvalidSfenError as error:
+            builder.error(f"bad USEN position: {error}", 1, line)
+            return builder.finish()
+    builder.setup(sfen)
+    mainline: list[GameNode] = [builder.game.root]
+    for index, part in enumerate(parts[1:]):
+        fields = part.split(".")
+        if len(fields) == 2:
+            fields.append("")  # ShogiBoardQ leaves out an empty end
+        if len(fields) != 3 or not fields[0].isdigit():
+            builder.error(f"USEN line {part[:40]!r} is not 'offset.moves.end'", 1, line)
+            continue
+        offset = int(fields[0])
+        if index == 0:
+            if offset:
+                builder.error(f"the main line starts at offset {offset}, not 0", 1, line)
+        else:
+            if offset >= len(mainline):
+                builder.error(f"variation offset {offset} is beyond the main line", 1, line)
+                continue
+            builder.goto(mainline[offset])
+        _read_moves(builder, fields[1], fields[2], line)
+        if index == 0:
+            mainline = builder.node.path()
+            if builder.node.result is not None:
+                mainline.pop()
+    return builder.finish()
+
+
+def _read_moves(builder: GameBuilder, moves: str, end: str, line: str) -> None:
+    if len(moves) % 3:
+        builder.error(f"USEN moves {moves[:30]!r} are not groups of three characters", 1, line)
+    for i in range(0, len(moves) - 2, 3):
+        move = decode_move(moves[i:i + 3])
+        if move is None:
+            builder.error(f"cannot read USEN move {moves[i:i + 3]!r}", 1, line)
+            return
+        if builder.move(move, 1, line, text=moves[i:i + 3]) is None or builder.ended:
+            return
+    if not end:
+        return
+    if end[0] == "i" and len(end) == 4:
+        move = decode_move(end[1:])
+        if move is None:
+            builder.error(f"cannot read the illegal move {end!r}", 1, line)
+            return
+        node = builder.move(move, 1, line, text=end)
+        if node is not None and node.result is not None:
+            builder.result("反則負け", 1, line)  # confirms the foul
+        return
+    word = _END_WORDS.get(end)
+    if word is None:
+        builder.error(f"unknown USEN end {end!r}", 1, line)
+        return
+    if end in "pj" and builder.board.is_repetition(4):
+        word = "千日手"
+    builder.result(word, 1, line)
+
+
+def write_usen(game: Game) -> str:
+    """*game* as USEN: the main line and, after it, every variation that branches from it."""
+    sfen = game.start_sfen
+    fields = sfen.split()
+    position = "" if fields[:3] == STARTING_SFEN.split()[:3] else (
+        " ".join(fields[:3]).replace("/", "_").replace(" ", ".").replace("+", "z")
+    )
+    parts = [position, _line(0, list(game.mainline()))]
+    main = [game.root, *game.mainline()]
+    parts.extend(
+        _line(offset, [child, *child.mainline()]) for offset, node in enumerate(main) for child in node.variations[1:]
+    )
+    return "~".join(parts)
+
+
+def _line(offset: int, nodes: list[GameNode]) -> str:
+    moves = "".join(encode_move(n.move) for n in nodes if n.move is not None)
+    end = ""
+    last = nodes[-1] if nodes else None
+    if last is not None and last.result is not None:
+        if last.result.illegal_move is not None:
+            end = "i" + encode_move(last.result.illegal_move)
+        else:
+            end = _END_OF_KIND.get(last.result.kind, "")
+    return f"{offset}.{moves}.{end}"

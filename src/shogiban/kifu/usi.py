@@ -1,0 +1,228 @@
+"""USI ``position`` lines and SFEN position lists as game records (``.usi``, ``.sfen``).
+
+A ``.usi`` record is one line ``position startpos moves 7g7f ...`` (``position`` and ``moves``
+optional, ``sfen <SFEN>`` instead of ``startpos``), possibly ending with a result word as
+ShogiBoardQ and 将棋所 write them: ``resign``, ``break``, ``rep_draw``, ``draw``, ``timeout``,
+``win``, ``mate``, ``illegal``.  Several lines are several games.
+
+A ``.sfen`` record lists the positions of a game one SFEN per line (as ShogiBoardQ saves them);
+the moves are recovered from consecutive positions, and a position no legal move reaches starts
+a new game.
+
+>>> game = read_usi("position startpos moves 7g7f 3c3d resign")
+>>> write_usi(game)
+'position startpos moves 7g7f 3c3d'
+>>> game.outcome().winner
+<Color.WHITE: 1>
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from shogiban.board import Board
+from shogiban.errors import InvalidMoveError, InvalidSfenError
+from shogiban.kifu.builder import GameBuilder
+from shogiban.kifu.encoding import read_text
+from shogiban.kifu.game import Game
+from shogiban.kifu.results import ResultKind
+from shogiban.move import Move
+from shogiban.sfen import STARTING_SFEN
+
+#: Result words after the moves, and the KIF word each stands for.
+USI_RESULT_WORDS = {
+    "resign": "投了",
+    "break": "中断",
+    "rep_draw": "千日手",
+    "draw": "持将棋",
+    "timeout": "切れ負け",
+    "win": "入玉勝ち",
+    "mate": "詰み",
+    "illegal": "反則負け",
+}
+_WORD_OF_KIND = {
+    ResultKind.RESIGN: "resign",
+    ResultKind.ABORT: "break",
+    ResultKind.REPETITION: "rep_draw",
+    ResultKind.PERPETUAL_CHECK: "rep_draw",
+    ResultKind.IMPASSE: "draw",
+    ResultKind.DECLARE_DRAW: "draw",
+    ResultKind.MAX_MOVES: "draw",
+    ResultKind.TIME_UP: "timeout",
+    ResultKind.DECLARE_WIN: "win",
+    ResultKind.CHECKMATE: "mate",
+    ResultKind.ILLEGAL: "illegal",
+}
+
+
+def read_usi(source: str | bytes | Path, *, strict: bool = False) -> Game:
+    """Read the first ``position`` line of a USI record.
+
+    :raises KifuParseError: on the first problem when *strict*.
+    """
+    return read_usi_games(source, strict=strict, limit=1)[0]
+
+
+def read_usi_games(source: str | bytes | Path, *, strict: bool = False, limit: int | None = None) -> list[Game]:
+    """Read every ``position`` line of a USI record (``#`` lines are comments).
+
+    :raises KifuParseError: on the first problem when *strict*.
+    """
+    text, _ = read_text(source)
+    games: list[Game] = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        games.append(_read_line(line, lineno, raw, strict))
+        if limit is not None and len(games) >= limit:
+            break
+    if not games:
+        builder = GameBuilder(strict=strict)
+        builder.error("no position line found")
+        games.append(builder.finish())
+    return games
+
+
+def _read_line(line: str, lineno: int, raw: str, strict: bool) -> Game:
+    builder = GameBuilder(strict=strict)
+    tokens = line.split()
+    if tokens and tokens[0] == "position":
+        tokens = tokens[1:]
+    if tokens and tokens[0] == "startpos":
+        sfen, rest = STARTING_SFEN, tokens[1:]
+    else:
+        if tokens and tokens[0] == "sfen":
+            tokens = tokens[1:]
+        cut = tokens.index("moves") if "moves" in tokens else len(tokens)
+        fields = tokens[:min(cut, 4)]
+        sfen, rest = " ".join(fields), tokens[len(fields):]
+    if rest and rest[0] == "moves":
+        rest = rest[1:]
+    elif rest:
+        builder.error(f"expected 'moves' before {rest[0]!r}", lineno, raw)
+    try:
+        Board(sfen, lenient=True)
+    except InvalidSfenError as error:
+        builder.error(f"bad position: {error}", lineno, raw)
+        return builder.finish()
+    builder.setup(_numbered(sfen))
+    for token in rest:
+        word = USI_RESULT_WORDS.get(token)
+        if word is not None:
+            if builder.result(word, lineno, raw) is None:
+                break
+            continue
+        try:
+            move = Move.from_usi(token)
+        except InvalidMoveError:
+            builder.error(f"cannot read move {token!r}", lineno, raw)
+            break
+        if builder.move(move, lineno, raw, text=token) is None:
+            break
+    return builder.finish()
+
+
+def _numbered(sfen: str) -> str:
+    return sfen if len(sfen.split()) == 4 else sfen + " 1"
+
+
+def write_usi(game: Game, *, result: bool = False) -> str:
+    """The main line as ``position startpos|sfen ... moves ...``; with *result*, followed by
+    the result word (``resign``, ``rep_draw`` ...) as ShogiBoardQ writes ``.usi`` files."""
+    sfen = game.start_sfen
+    head = "position startpos" if sfen.split()[:3] == STARTING_SFEN.split()[:3] else f"position sfen {sfen}"
+    tokens = [head]
+    moves = [m.usi() for m in game.mainline_moves()]
+    end = game.result
+    if end is not None and end.illegal_move is not None:
+        moves.append(end.illegal_move.usi())
+    if moves:
+        tokens.append("moves")
+        tokens.extend(moves)
+    if result and end is not None:
+        word = _WORD_OF_KIND.get(end.kind)
+        if word == "illegal" and end.illegal_move is None and end.winner == game.end().turn():
+            word = None  # "illegal" means the side to move lost; a foul by the other side has no word
+        if word is not None:
+            tokens.append(word)
+    return " ".join(tokens)
+
+
+# -- SFEN position lists ------------------------------------------------------------------------
+
+
+def read_sfen(source: str | bytes | Path, *, strict: bool = False) -> Game:
+    """Read the first game of a list of SFEN positions (or a single SFEN).
+
+    :raises KifuParseError: on the first problem when *strict*.
+    """
+    return read_sfen_games(source, strict=strict, limit=1)[0]
+
+
+def read_sfen_games(source: str | bytes | Path, *, strict: bool = False, limit: int | None = None) -> list[Game]:
+    """Read a list of SFEN positions: consecutive positions one legal move apart form a game.
+
+    :raises KifuParseError: on the first problem when *strict*.
+    """
+    text, _ = read_text(source)
+    games: list[Game] = []
+    builder: GameBuilder | None = None
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        is_command = line.startswith(("position", "startpos")) or (line.startswith("sfen ") and " moves" in line)
+        if is_command:
+            if builder is not None:
+                games.append(builder.finish())
+                builder = None
+            games.append(_read_line(line, lineno, raw, strict))
+            continue
+        try:
+            target = Board(line.removeprefix("sfen "), lenient=True)
+        except InvalidSfenError as error:
+            holder = builder or GameBuilder(strict=strict)
+            holder.error(f"bad position: {error}", lineno, raw)
+            builder = holder
+            continue
+        if builder is not None and not builder.ended:
+            move = _connecting_move(builder.board, target)
+            if move is not None:
+                builder.move(move, lineno, raw)
+                continue
+        if builder is not None:
+            games.append(builder.finish())
+        builder = GameBuilder(strict=strict)
+        builder.setup(target.sfen())
+        if limit is not None and len(games) >= limit:
+            break
+    if builder is not None and (limit is None or len(games) < limit):
+        games.append(builder.finish())
+    if not games:
+        empty = GameBuilder(strict=strict)
+        empty.error("no position found")
+        games.append(empty.finish())
+    return games[:limit] if limit is not None else games
+
+
+def _connecting_move(board: Board, target: Board) -> Move | None:
+    if target.turn == board.turn:
+        return None
+    for code in board._legal_codes():
+        board._push(code)
+        same = board._board == target._board and board._hands == target._hands
+        board._pop()
+        if same:
+            return Move.from_code(code)
+    return None
+
+
+def write_sfen(game: Game) -> str:
+    """The SFEN of every position of the main line, one per line (start position first)."""
+    board = game.start_board()
+    lines = [board.sfen()]
+    for move in game.mainline_moves():
+        board.push(move)
+        lines.append(board.sfen())
+    return "\n".join(lines) + "\n"

@@ -34,7 +34,7 @@ class GameBuilder:
         self.strict = strict
         self.node: GameNode = self.game.root
         """Where the next move goes."""
-        self.board = Board(self.game.root.sfen, lenient=True)
+        self.board = _start_board(self.game.root.sfen)
         """The position at :attr:`node`."""
         self._pending_illegal: KifuParseError | None = None
 
@@ -51,9 +51,15 @@ class GameBuilder:
     # -- set-up -------------------------------------------------------------------------------
 
     def setup(self, sfen: str) -> None:
-        """Set the start position (before any move)."""
-        self.game.setup(sfen)
-        self.board = Board(sfen, lenient=True)
+        """Set the start position (before any move).
+
+        :raises InvalidSfenError: if *sfen* cannot be read even leniently.
+        """
+        board = _start_board(sfen)
+        if self.game.root.variations:
+            raise ValueError("cannot change the start position of a record that has moves")
+        self.game.root.sfen = board.sfen()
+        self.board = board
         self.node = self.game.root
 
     def _flush_pending(self) -> None:
@@ -66,7 +72,7 @@ class GameBuilder:
         """Continue reading after *node* (for variations)."""
         self._flush_pending()
         self.node = node
-        board = Board(self.game.root.sfen, lenient=True)
+        board = _start_board(self.game.root.sfen)
         for n in node.path()[1:]:
             if n.move is not None:
                 board._push(n.move.code)
@@ -102,7 +108,10 @@ class GameBuilder:
             self.error(f"move {shown!r} after the end of the game", lineno, line)
             return None
         if push_if_legal(self.board, code):
-            node = GameNode(parent, MOVES[code], elapsed=elapsed, total=total)
+            node = GameNode(parent, MOVES[code])
+            if elapsed is not None or total is not None:
+                node.elapsed = elapsed
+                node.total = total
             parent.variations.append(node)
             self.node = node
             return node
@@ -171,6 +180,19 @@ class GameBuilder:
         """The game read so far (a strict builder raises an unconfirmed illegal move here)."""
         self._flush_pending()
         return self.game
+
+
+_START_BOARDS: dict[str, Board] = {}
+
+
+def _start_board(sfen: str) -> Board:
+    """A fresh board at *sfen* (copied from a small cache: most records start the same way)."""
+    board = _START_BOARDS.get(sfen)
+    if board is None:
+        board = Board(sfen, lenient=True)
+        if len(_START_BOARDS) < 64:
+            _START_BOARDS[sfen] = board
+    return board.copy()
 
 
 def _side(color: Color) -> str:

@@ -39,7 +39,7 @@ PIECE_OF_CSA = {name: pt for pt, name in enumerate(CSA_PIECES) if name}
 #: How many of each unpromoted type a full set has (kings apart).
 _FULL_SET = {1: 18, 2: 4, 3: 4, 4: 4, 5: 2, 6: 2, 7: 4, 8: 2}
 
-_MOVE_RE = re.compile(r"([+-])(\d)(\d)(\d)(\d)([A-Z]{2})$")
+_SQUARES = {f"{f}{r}": make_square(f, r) for f in range(1, 10) for r in range(1, 10)}
 _CELL_RE = re.compile(r"[+-][A-Z]{2}|\*")
 _PLACE_RE = re.compile(r"(\d)(\d)([A-Z]{2})")
 _TIME_RE = re.compile(r"T\s*(\d+(?:\.\d*)?)$")
@@ -262,12 +262,11 @@ class _CsaReader:
         try:
             # Tsume positions break game rules on purpose (nine pawns on a file, no king), so
             # only positions even a lenient board refuses are problems.
-            Board(sfen, lenient=True)
+            self.builder.setup(sfen)
         except InvalidSfenError as error:
             self.error(f"impossible start position: {error}", lineno, raw)
             self.broken = True
             return
-        self.builder.setup(sfen)
         handicap = handicap_of_sfen(sfen)
         if handicap is not None and not handicap.is_even:
             self.headers.rename("先手", "下手")
@@ -287,41 +286,37 @@ class _CsaReader:
         self.builder.move(code, lineno, raw, text=s)
 
     def decode(self, s: str, lineno: int, raw: str) -> int | None:
-        m = _MOVE_RE.match(s)
         board = self.builder.board
-        if m is None:
+        if len(s) != 7 or not s[1:5].isdigit():
             self.error(f"cannot read move {s!r}", lineno, raw)
             return None
-        if (m.group(1) == "-") != (board._turn == 1):
+        if (s[0] == "-") != (board._turn == 1):
             if self.builder.ended:
                 self.builder.move(0, lineno, raw, text=s)  # reports "after the end"
                 return None
             self.error(f"move {s!r} by the wrong side ({'gote' if board._turn else 'sente'} to move)", lineno, raw)
             return None
-        ff, fr, tf, tr = (int(m.group(i)) for i in range(2, 6))
-        pt = PIECE_OF_CSA.get(m.group(6))
-        if pt is None or not (1 <= tf <= 9 and 1 <= tr <= 9):
+        to = _SQUARES.get(s[3:5])
+        pt = PIECE_OF_CSA.get(s[5:7])
+        if pt is None or to is None:
             self.error(f"cannot read move {s!r}", lineno, raw)
             return None
-        to = make_square(tf, tr)
-        if ff == 0 and fr == 0:
+        origin = s[1:3]
+        if origin == "00":
             if not 1 <= pt <= 7:
-                self.error(f"cannot drop {m.group(6)!r} in {s!r}", lineno, raw)
+                self.error(f"cannot drop {s[5:7]!r} in {s!r}", lineno, raw)
                 return None
             return to | (81 + pt) << 7
-        if not (1 <= ff <= 9 and 1 <= fr <= 9):
+        frm = _SQUARES.get(origin)
+        if frm is None or frm == to:
             self.error(f"cannot read move {s!r}", lineno, raw)
-            return None
-        frm = make_square(ff, fr)
-        if frm == to:
-            self.error(f"move {s!r} does not move", lineno, raw)
             return None
         before = board._board[frm] & 15
         if before == pt or not before:
             return to | frm << 7
         if before + 8 == pt and before <= 6:
             return to | frm << 7 | 1 << 14
-        self.error(f"move {s!r}: the piece on {ff}{fr} is {CSA_PIECES[before]}, not {m.group(6)}", lineno, raw)
+        self.error(f"move {s!r}: the piece on {origin} is {CSA_PIECES[before]}, not {s[5:7]}", lineno, raw)
         return None
 
     def time(self, s: str, lineno: int, raw: str) -> None:

@@ -128,19 +128,19 @@ class _KifReader:
         self.error(f"cannot read line {s!r}", lineno, line)
 
     def move_line(self, m: re.Match[str], lineno: int, line: str) -> None:
-        number = int(m.group(1))
+        num, text, eh, em, es, th, tm, ts = m.groups()
+        number = int(num)
         if not self.in_moves:
             self.start_moves(number)
         if self.skip_line:
             return
         assert self.tracker is not None
         builder = self.builder
-        text = m.group(2)
         elapsed = total = None
-        if m.group(4) is not None:
-            elapsed = int(m.group(3) or 0) * 3600 + int(m.group(4)) * 60 + int(m.group(5))
-            if m.group(6) is not None:
-                total = int(m.group(6)) * 3600 + int(m.group(7)) * 60 + int(m.group(8))
+        if em is not None:
+            elapsed = int(eh or 0) * 3600 + int(em) * 60 + int(es)
+            if th is not None:
+                total = int(th) * 3600 + int(tm) * 60 + int(ts)
         expected = self.tracker.expected_number()
         if number != expected:
             self.error(f"move number {number}, expected {expected}", lineno, line)
@@ -165,8 +165,9 @@ class _KifReader:
         board = self.builder.board
         m = _FAST_MOVE.match(text)
         if m is not None:
-            if m.group(1) is not None:
-                to = (_RANKS[m.group(2)] - 1) * 9 + 9 - _FILES[m.group(1)]
+            file, rank, name, suffix, ff, fr, drop = m.groups()
+            if file is not None:
+                to = (_RANKS[rank] - 1) * 9 + 9 - _FILES[file]
             else:
                 last = self.builder.node
                 while last.move is None and last.parent is not None and last.result is not None:
@@ -175,21 +176,21 @@ class _KifReader:
                     self.error(f"{text!r}: 同 without a previous move", lineno, line)
                     return None
                 to = last.move.to_square
-            pt = _PIECES[m.group(3)]
-            if m.group(7):
+            pt = _PIECES[name]
+            if drop:
                 if pt > 7:
-                    self.error(f"{text!r}: a {m.group(3)} cannot be dropped", lineno, line)
+                    self.error(f"{text!r}: a {name} cannot be dropped", lineno, line)
                     return None
                 return to | (81 + pt) << 7
-            frm = (int(m.group(6)) - 1) * 9 + 9 - int(m.group(5))
+            frm = (int(fr) - 1) * 9 + 9 - int(ff)
             on_board = board._board[frm] & 15
             if on_board and on_board != pt and not self.builder.ended:
-                self.error(f"{text!r}: the piece on {m.group(5)}{m.group(6)} is not a {m.group(3)}", lineno, line)
+                self.error(f"{text!r}: the piece on {ff}{fr} is not a {name}", lineno, line)
                 return None
             if frm == to:
                 self.error(f"{text!r} does not move", lineno, line)
                 return None
-            return to | frm << 7 | (1 << 14 if m.group(4) == "成" else 0)
+            return to | frm << 7 | (1 << 14 if suffix == "成" else 0)
         try:
             previous = self.builder.node.move.to_square if self.builder.node.move is not None else None
             return parse_kif_move(board, text, previous_to=previous if previous is not None else -1).code

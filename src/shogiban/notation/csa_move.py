@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Final
 
 from shogiban.errors import IllegalMoveError, InvalidMoveError
 from shogiban.move import Move
+from shogiban.notation._legal import legal_codes
 from shogiban.pieces import ENGLISH_NAMES, PieceType, promote
 from shogiban.squares import SQUARE_NAMES
 
@@ -124,7 +125,7 @@ def parse_csa_move(board: Board, text: str) -> Move:
                 "bad_piece",
             )
         move = Move(to, frm, promotion)
-    if not board.is_legal(move):
+    if move.code not in legal_codes(board):
         reason = board.illegal_reason(move) or "illegal move"
         raise IllegalMoveError(f"illegal move: {text!r} in {board.sfen()} ({reason})")
     return move

@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING, Final
 
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from shogiban.move import MOVES, Move
+from shogiban.notation._legal import legal_codes
 from shogiban.notation.names import (
-    ALIASES_BY_LENGTH,
     BOD_PIECE_NAMES,
     DIGIT_VALUES,
     FULL_PIECE_NAMES,
@@ -211,7 +211,7 @@ def _ki2_modifiers(color: int, pt: int, frm: int, to: int, others: list[int]) ->
 
 
 def _ki2_body(board: Board, move: Move, previous_to: Square | None) -> str:
-    legal = board._legal_codes()
+    legal = legal_codes(board)
     _check_legal(board, move, legal)
     to = move.to_square
     if move.drop is not None:
@@ -301,13 +301,11 @@ def _tokenize(text: str) -> _Parsed:
         i = _skip_spaces(s, i)
         if s.startswith("同", i):  # 「７六同歩」: the square repeated before 同
             i = _skip_spaces(s, i + 1)
-    for alias in ALIASES_BY_LENGTH:
-        if s.startswith(alias, i):
-            piece = PIECE_ALIASES[alias]
-            i += len(alias)
-            break
-    else:
+    alias = s[i:i + 2] if s[i:i + 2] in PIECE_ALIASES else s[i:i + 1]  # aliases have 1 or 2 characters
+    if alias not in PIECE_ALIASES:
         raise _invalid(text, "expected a piece such as 歩 香 桂 銀 金 角 飛 玉 と 成銀 馬 龍")
+    piece = PIECE_ALIASES[alias]
+    i += len(alias)
     start = i
     while i < len(s) and s[i] in _MODIFIER_CHARS:
         i += 1
@@ -364,7 +362,7 @@ def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
         if to is None:
             raise _invalid(text, "同 needs a previous move")
     pt = int(parsed.piece)
-    legal = board._legal_codes()
+    legal = legal_codes(board)
     here = [c for c in legal if c & 127 == to]
     board_moves = [c for c in here if (f := c >> 7 & 127) < 81 and board._board[f] & 15 == pt]
     wants_drop = parsed.action == "打" or (

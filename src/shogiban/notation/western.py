@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Final, Literal
 
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from shogiban.move import MOVES, Move
+from shogiban.notation._legal import legal_codes
 from shogiban.notation.names import (
     ALIASES_BY_LENGTH,
     DIGIT_VALUES,
@@ -91,7 +92,7 @@ def make_western(
     """
     if style not in STYLES:
         raise ValueError(f"unknown western style: {style!r} (expected one of {', '.join(STYLES)})")
-    legal = board._legal_codes()
+    legal = legal_codes(board)
     if move.code not in legal:
         reason = board.illegal_reason(move) or "illegal move"
         raise IllegalMoveError(f"illegal move: {move.usi()!r} in {board.sfen()} ({reason})")
@@ -209,7 +210,7 @@ def parse_western(board: Board, text: str, *, previous_to: Square | None = None)
         dest = _previous(board, previous_to) if action == "x" else None
         if dest is None:
             raise _invalid(text, "expected a destination square like 76 or 7f")
-    legal = board._legal_codes()
+    legal = legal_codes(board)
     here = [c for c in legal if c & 127 == dest]
     board_moves = [c for c in here if (f := c >> 7 & 127) < 81 and board._board[f] & 15 == pt]
     if action == "*" or (not board_moves and not action and origin is None and not suffix):

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from shogiban.board import Board
 from shogiban.errors import InvalidSfenError
 from shogiban.handicaps import handicap_of_sfen
 from shogiban.kifu.builder import GameBuilder
@@ -29,13 +28,14 @@ from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.headers import CSA_TO_KIF, KIF_TO_CSA
 from shogiban.kifu.results import csa_token
 from shogiban.kifu.timefmt import format_seconds_csa
-from shogiban.move import Move
+from shogiban.notation.csa_move import CSA_PIECE_NAMES, CSA_PIECE_TYPES, make_csa_move
+from shogiban.pieces import PieceType
 from shogiban.sfen import make_sfen, parse_sfen
-from shogiban.squares import make_square, square_file, square_rank
+from shogiban.squares import make_square
 
-#: CSA two-letter piece names by piece type (1..14).
-CSA_PIECES = ("", "FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU", "TO", "NY", "NK", "NG", "UM", "RY")
-PIECE_OF_CSA = {name: pt for pt, name in enumerate(CSA_PIECES) if name}
+#: CSA two-letter piece names indexed by piece type (1..14), and back (int-keyed for speed).
+CSA_PIECES: tuple[str, ...] = ("", *(CSA_PIECE_NAMES[PieceType(pt)] for pt in range(1, 15)))
+PIECE_OF_CSA: dict[str, int] = {name: int(pt) for name, pt in CSA_PIECE_TYPES.items()}
 #: How many of each unpromoted type a full set has (kings apart).
 _FULL_SET = {1: 18, 2: 4, 3: 4, 4: 4, 5: 2, 6: 2, 7: 4, 8: 2}
 
@@ -375,7 +375,7 @@ def write_csa(game: Game, *, version: str = "2.2") -> str:
     while node.variations:
         node = node.variations[0]
         if node.move is not None:
-            out.append(_csa_move(board, node.move))
+            out.append(make_csa_move(board, node.move))
             board.push(node.move)
             if node.elapsed is not None:
                 out.append("T" + format_seconds_csa(node.elapsed, v3))
@@ -418,21 +418,6 @@ def csa_position(sfen: str) -> list[str]:
             lines.append(f"P{sign}{held}")
     lines.append("-" if parts.turn else "+")
     return lines
-
-
-def _csa_move(board: Board, move: Move) -> str:
-    """``+7776FU``: side, origin (``00`` for drops), destination, piece after the move."""
-    sign = "-" if board._turn else "+"
-    to = move.to_square
-    dest = f"{square_file(to)}{square_rank(to)}"
-    if move.drop is not None:
-        return f"{sign}00{dest}{CSA_PIECES[move.drop]}"
-    frm = move.from_square
-    assert frm is not None
-    pt = board._board[frm] & 15
-    if move.promotion and pt <= 6:
-        pt += 8
-    return f"{sign}{square_file(frm)}{square_rank(frm)}{dest}{CSA_PIECES[pt]}"
 
 
 __all__ = ["csa_encoding", "csa_position", "read_csa", "read_csa_games", "write_csa"]

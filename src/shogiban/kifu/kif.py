@@ -49,6 +49,12 @@ _FAST_MOVE = re.compile(
     r"[▲△☗☖]?(?:([１２３４５６７８９1-9])([一二三四五六七八九])|同\s*)"
     r"(成[香桂銀]|[歩香桂銀金角飛玉王と杏圭全馬龍竜])(成|不成|生)?(?:\(([1-9])([1-9])\)|(打))$"
 )
+# The common line in one match: number, destination, piece, 成/不成, origin or 打, time.
+_QUICK_LINE = re.compile(
+    r"\s*(\d+)\s+(?:([１２３４５６７８９])([一二三四五六七八九])|同\u3000?)"
+    r"(成[香桂銀]|[歩香桂銀金角飛玉王と杏圭全馬龍竜])(成|不成)?(?:\(([1-9])([1-9])\)|(打))"
+    r"\s*(?:\(\s*(\d+):(\d+)\s*/\s*(\d+):(\d+):(\d+)\s*\))?\s*(\+)?\s*$"
+)
 _FILES = {c: i + 1 for i, c in enumerate("１２３４５６７８９")} | {str(i): i for i in range(1, 10)}
 _RANKS = {c: i + 1 for i, c in enumerate("一二三四五六七八九")}
 _PIECES = {
@@ -107,6 +113,10 @@ class _KifReader:
             self.bod.append((lineno, line))
             return
         if "0" <= c <= "9":
+            quick = _QUICK_LINE.match(line)
+            if quick is not None and self.in_moves and not self.skip_line:
+                self.quick_line(quick, lineno, line)
+                return
             m = _MOVE_LINE.match(line)
             if m is not None:
                 self.move_line(m, lineno, line)
@@ -160,6 +170,50 @@ class _KifReader:
             self.skip_line = True
         elif node is not before:
             self.tracker.add(node)
+
+    def quick_line(self, m: re.Match[str], lineno: int, line: str) -> None:
+        """A plain move line (origin or 打, optional time), decoded in one go."""
+        num, file, rank, name, suffix, ff, fr, drop, em, es, th, tm, ts, _ = m.groups()
+        tracker = self.tracker
+        assert tracker is not None
+        builder = self.builder
+        expected = tracker.expected_number()
+        if int(num) != expected:
+            self.error(f"move number {num}, expected {expected}", lineno, line)
+        if file is not None:
+            to = (_RANKS[rank] - 1) * 9 + 9 - _FILES[file]
+        else:
+            last = builder.node
+            if last.move is None:
+                self.error(f"{line.strip()!r}: 同 without a previous move", lineno, line)
+                self.skip_line = True
+                return
+            to = last.move.to_square
+        pt = _PIECES[name]
+        if drop:
+            if pt > 7:
+                self.error(f"{line.strip()!r}: a {name} cannot be dropped", lineno, line)
+                self.skip_line = True
+                return
+            code = to | (81 + pt) << 7
+        else:
+            frm = (int(fr) - 1) * 9 + 9 - int(ff)
+            on_board = builder.board._board[frm] & 15
+            if (on_board and on_board != pt and not builder.ended) or frm == to:
+                self.skip_line = True
+                self.decode(line.strip(), lineno, line)  # reports the problem
+                return
+            code = to | frm << 7 | (16384 if suffix == "成" else 0)
+        elapsed = total = None
+        if em is not None:
+            elapsed = int(em) * 60 + int(es)
+            total = int(th) * 3600 + int(tm) * 60 + int(ts)
+        before = builder.node
+        node = builder.move(code, lineno, line, elapsed=elapsed, total=total)
+        if node is None:
+            self.skip_line = True
+        elif node is not before:
+            tracker.lines[-1].append(node)
 
     def decode(self, text: str, lineno: int, line: str) -> int | None:
         board = self.builder.board

@@ -158,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     for fmt, texts in (("kif", kif_texts), ("csa", csa_texts)):
         rates: dict[str, float] = {}
-        for name, make in (("shogiban", shogiban_reader), ("python-shogi", python_shogi_reader), ("cshogi", cshogi_reader)):
+        readers = (("shogiban", shogiban_reader), ("python-shogi", python_shogi_reader), ("cshogi", cshogi_reader))
+        for name, make in readers:
             run = make(fmt, texts, expected)
             if run is None:
                 print(f"{fmt:<6} {name:<14} {'(not installed)':>10}")

@@ -202,10 +202,14 @@ def header_block(game: Game, *, encoding_line: str | None = None) -> list[str]:
     fields = sfen.split()
     handicap = handicap_of_sfen(sfen)
     needs_bod = handicap is None or handicap.japanese in AMBIGUOUS_HANDICAPS or fields[3] != "1"
-    if handicap is not None:
-        headers["手合割"] = handicap.japanese
-    elif "手合割" not in headers:
-        headers["手合割"] = "その他"
+    name = handicap.japanese if handicap is not None else headers.get("手合割", "その他")
+    if "手合割" in headers:
+        headers["手合割"] = name
+    else:
+        # Kifu for Windows writes 手合割 before the players; keep that order for readers that care.
+        pairs = headers.pairs()
+        at = next((i for i, (k, _) in enumerate(pairs) if k in ("先手", "後手", "下手", "上手")), len(pairs))
+        headers = Headers([*pairs[:at], ("手合割", name), *pairs[at:]])
     labels = side_labels(game)
     for key, value in headers.pairs():
         if key in ("先手", "下手", "後手", "上手"):

@@ -1,0 +1,148 @@
+"""Who plays a side: a person at the terminal, the built-in engine, or a USI engine program.
+
+Engines are driven through one small interface, :class:`EnginePlayer`: ``choose`` a move for the
+game (within the clock) and ``suggest`` one for a hint.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from shogiban.board import Board
+from shogiban.move import Move
+from shogiban.pieces import Color
+
+if TYPE_CHECKING:
+    from shogiban.engine import Engine
+    from shogiban.usi.simple import SimpleEngine
+
+
+@dataclass(frozen=True, slots=True)
+class ClockState:
+    """What an engine needs to know of the clocks when it is asked to move."""
+
+    black_main: float
+    """Sente's main time left, seconds."""
+    white_main: float
+    """Gote's main time left, seconds."""
+    byoyomi: float = 0.0
+    """Byoyomi per move, seconds."""
+    increment: float = 0.0
+    """Fischer increment per move, seconds."""
+
+    def main(self, color: Color) -> float:
+        """*color*'s main time left."""
+        return self.black_main if color == Color.BLACK else self.white_main
+
+
+@dataclass(frozen=True, slots=True)
+class EngineAnswer:
+    """An engine's decision: a move, a resignation (``move`` None) or a declaration."""
+
+    move: Move | None
+    """The move, or None when the engine resigns or declares."""
+    declare_win: bool = False
+    """The engine declares an entering-king win (入玉宣言)."""
+
+
+class HumanPlayer:
+    """A person typing at the terminal."""
+
+    def __init__(self, name: str = "") -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"HumanPlayer({self.name!r})"
+
+
+class EnginePlayer(Protocol):
+    """A computer player."""
+
+    name: str
+
+    def choose(self, board: Board, clock: ClockState | None) -> EngineAnswer:
+        """The engine's decision for the side to move on *board* (None: no clock)."""
+
+    def suggest(self, board: Board, seconds: float) -> Move | None:
+        """A move for the side to move, found in about *seconds* (a hint); None if none."""
+
+    def close(self) -> None:
+        """Release the engine (stop its process)."""
+
+
+class BuiltinEnginePlayer:
+    """The built-in engine (:class:`shogiban.engine.Engine`) at a level from 1 to 8.
+
+    :param movetime: seconds per move when the game has no clock (None: the engine's default).
+    """
+
+    def __init__(self, level: int, *, movetime: float | None = None, seed: int | None = None, name: str = "") -> None:
+        from shogiban.engine import Engine
+
+        self.engine: Engine = Engine(level=level, seed=seed)
+        self.movetime = movetime
+        self.name = name or f"shogiban {level}"
+
+    def choose(self, board: Board, clock: ClockState | None) -> EngineAnswer:
+        """See :meth:`EnginePlayer.choose`."""
+        from shogiban.engine import SearchLimits
+
+        if clock is None:
+            limits = SearchLimits(movetime=self.movetime)
+        else:
+            limits = SearchLimits(
+                time_left=clock.main(board.turn), byoyomi=clock.byoyomi, increment=clock.increment
+            )
+        result = self.engine.search(board, limits)
+        return EngineAnswer(result.move, declare_win=result.declare_win)
+
+    def suggest(self, board: Board, seconds: float) -> Move | None:
+        """See :meth:`EnginePlayer.suggest`."""
+        from shogiban.engine import SearchLimits
+
+        return self.engine.search(board, SearchLimits(movetime=seconds)).move
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class UsiEnginePlayer:
+    """A USI engine program started with a command line such as ``/usr/games/gpsusi``."""
+
+    def __init__(self, command: str, *, movetime: float | None = None, name: str = "") -> None:
+        from shogiban.usi.simple import SimpleEngine
+
+        self.engine: SimpleEngine = SimpleEngine.popen_usi(shlex.split(command))
+        self.movetime = movetime
+        self.name = name or self.engine.name or shlex.split(command)[0].rsplit("/", 1)[-1]
+
+    def choose(self, board: Board, clock: ClockState | None) -> EngineAnswer:
+        """See :meth:`EnginePlayer.choose`."""
+        from shogiban.usi.model import Limit
+
+        if clock is None:
+            limit = Limit(time=self.movetime if self.movetime is not None else 1.0)
+        else:
+            limit = Limit(
+                btime=clock.black_main,
+                wtime=clock.white_main,
+                byoyomi=clock.byoyomi or None,
+                binc=clock.increment or None,
+                winc=clock.increment or None,
+            )
+        result = self.engine.play(board, limit)
+        if result.declared_win:
+            return EngineAnswer(None, declare_win=True)
+        return EngineAnswer(None if result.resigned else result.move)
+
+    def suggest(self, board: Board, seconds: float) -> Move | None:
+        """See :meth:`EnginePlayer.suggest`."""
+        from shogiban.usi.model import Limit
+
+        return self.engine.play(board, Limit(time=seconds)).move
+
+    def close(self) -> None:
+        """Quit the engine process."""
+        self.engine.quit()

@@ -1,0 +1,227 @@
+// The "Learn" page (/learn, /learn/<lesson>): lessons with diagrams and boards to try moves on.
+
+import { createBoard } from "/static/js/board.js";
+import { onLanguageChange, t } from "/static/js/i18n.js";
+import { el, lang, pageReady, request, startPage } from "./common.js";
+
+const state = { lessons: [], current: null, lesson: null, boards: [] };
+
+function lessonIdFromPath() {
+  const parts = location.pathname.split("/").filter(Boolean);
+  return parts[0] === "learn" && parts[1] ? decodeURIComponent(parts[1]) : null;
+}
+
+function destroyBoards() {
+  for (const board of state.boards) board.destroy();
+  state.boards = [];
+}
+
+function makeBoard(container, options) {
+  const board = createBoard(container, { language: lang(), ...options });
+  state.boards.push(board);
+  return board;
+}
+
+// -- the list of lessons ------------------------------------------------------------------
+
+function renderNav(nav) {
+  nav.replaceChildren();
+  for (const group of ["pieces", "rules"]) {
+    const items = state.lessons.filter((lesson) => lesson.group === group);
+    nav.append(el("h2", { i18n: `learnui.${group}`, text: t(`learnui.${group}`) }));
+    const list = el("ol", { class: "learn-list" });
+    for (const lesson of items) {
+      const link = el("a", {
+        href: `/learn/${lesson.id}`,
+        class: "learn-link",
+        "data-lesson": lesson.id,
+        "aria-current": lesson.id === state.current ? "page" : null,
+        onclick: (event) => {
+          event.preventDefault();
+          openLesson(lesson.id, true);
+        },
+      }, lesson.title);
+      list.append(el("li", {}, link));
+    }
+    nav.append(list);
+  }
+}
+
+async function loadIndex() {
+  const data = await request(`/api/learn/lessons?lang=${encodeURIComponent(lang())}`);
+  state.lessons = data.lessons;
+  renderNav(document.getElementById("learn-nav"));
+}
+
+// -- one lesson ---------------------------------------------------------------------------
+
+function diagramFigure(section) {
+  const diagram = section.diagram;
+  const figure = el("div", { class: "lesson-figure" });
+  const holder = el("div", { class: "lesson-board" });
+  figure.append(holder);
+  const board = makeBoard(holder, { interactive: false });
+  const start = { sfen: diagram.sfen, highlights: diagram.highlights, arrows: diagram.arrows, check: diagram.check };
+  board.setPosition(start);
+  if (!diagram.steps || !diagram.steps.length) return figure;
+
+  // A sequence to step through: the last step carries how the game ends.
+  const steps = diagram.steps;
+  let at = 0;
+  const caption = el("p", { class: "lesson-caption", "aria-live": "polite" });
+  const show = () => {
+    if (at === 0) {
+      board.setPosition(start);
+      caption.textContent = t("learnui.step_start");
+    } else {
+      const step = steps[at - 1];
+      board.setPosition({ sfen: step.sfen, lastMove: step.lastMove, check: step.check });
+      let text = t("learnui.step", { n: at, total: steps.length });
+      if (step.repetitions > 1) text += ` ${t("learnui.repetition", { count: step.repetitions })}`;
+      caption.textContent = text;
+      if (step.end) caption.append(el("strong", { class: "lesson-end" }, ` ${step.end}`));
+    }
+  };
+  const button = (key, symbol, go) => el("button", {
+    type: "button", class: "btn small", title: t(key), "aria-label": t(key), "data-step": key,
+    onclick: () => { at = Math.max(0, Math.min(steps.length, go())); show(); },
+  }, symbol);
+  figure.append(el("div", { class: "lesson-steps" },
+    button("learnui.first", "⏮", () => 0),
+    button("learnui.prev", "◀", () => at - 1),
+    button("learnui.next", "▶", () => at + 1),
+    button("learnui.last", "⏭", () => steps.length)));
+  figure.append(caption);
+  show();
+  return figure;
+}
+
+function exerciseFigure(lessonId, section) {
+  const exercise = section.exercise;
+  const figure = el("div", { class: "lesson-figure lesson-exercise" });
+  const holder = el("div", { class: "lesson-board" });
+  const feedback = el("p", { class: "lesson-feedback", "aria-live": "polite", text: t("learnui.try_here") });
+  const start = {
+    sfen: exercise.sfen, dests: exercise.dests, dropDests: exercise.dropDests, check: exercise.check,
+    highlights: exercise.highlights,
+  };
+  let board = null;
+  const reset = () => {
+    board.setPosition(start);
+    feedback.textContent = t("learnui.try_here");
+    feedback.className = "lesson-feedback";
+    delete feedback.dataset.success;
+    delete feedback.dataset.code;
+  };
+  board = makeBoard(holder, {
+    interactive: true,
+    onMove: async (usi) => {
+      let result;
+      try {
+        result = await request(`/api/learn/lessons/${lessonId}/sections/${section.index}/try`, { usi, lang: lang() });
+      } catch (error) {
+        feedback.textContent = error.message;
+        board.setPosition(start);
+        return;
+      }
+      if (result.legal) {
+        board.setPosition({ sfen: result.sfen, lastMove: result.lastMove, check: result.check });
+      } else {
+        board.setPosition(start);
+      }
+      feedback.textContent = result.feedback;
+      feedback.className = `lesson-feedback ${result.success ? "good" : "bad"}`;
+      feedback.dataset.success = String(result.success);
+      feedback.dataset.code = result.code || "";
+    },
+  });
+  board.setPosition(start);
+  figure.append(holder, feedback,
+    el("div", { class: "lesson-actions" },
+      el("button", { type: "button", class: "btn small", "data-action": "reset", onclick: reset, text: t("learnui.reset") })));
+  return figure;
+}
+
+function renderLesson(lesson) {
+  destroyBoards();
+  const article = document.getElementById("lesson");
+  article.replaceChildren();
+  article.append(el("h1", { class: "lesson-title" }, lesson.title));
+  for (const section of lesson.sections) {
+    const box = el("section", { class: "lesson-section", "data-index": section.index });
+    const text = el("div", { class: "lesson-text" });
+    for (const paragraph of section.paragraphs) text.append(el("p", {}, paragraph));
+    box.append(text);
+    if (section.exercise) box.append(exerciseFigure(lesson.id, section));
+    else if (section.diagram) box.append(diagramFigure(section));
+    article.append(box);
+  }
+  const index = state.lessons.findIndex((item) => item.id === lesson.id);
+  const pager = el("nav", { class: "lesson-pager" });
+  const previous = state.lessons[index - 1];
+  const next = state.lessons[index + 1];
+  if (previous) {
+    pager.append(el("a", { href: `/learn/${previous.id}`, class: "btn", onclick: (e) => { e.preventDefault(); openLesson(previous.id, true); } },
+      `← ${t("learnui.previous_lesson")}: ${previous.title}`));
+  }
+  if (next) {
+    pager.append(el("a", { href: `/learn/${next.id}`, class: "btn primary", "data-action": "next-lesson", onclick: (e) => { e.preventDefault(); openLesson(next.id, true); } },
+      `${t("learnui.next_lesson")}: ${next.title} →`));
+  } else {
+    pager.append(el("a", { href: "/puzzles", class: "btn primary" }, t("learnui.to_puzzles")));
+  }
+  article.append(pager);
+  document.title = `${lesson.title} · shogiban`;
+}
+
+function renderWelcome() {
+  destroyBoards();
+  const article = document.getElementById("lesson");
+  article.replaceChildren(
+    el("h1", { class: "lesson-title", i18n: "learnui.title", text: t("learnui.title") }),
+    el("p", { i18n: "learnui.intro", text: t("learnui.intro") }),
+    el("p", { i18n: "learnui.choose", text: t("learnui.choose") }),
+  );
+}
+
+async function openLesson(id, push = false) {
+  state.current = id;
+  if (push) history.pushState({ lesson: id }, "", id ? `/learn/${id}` : "/learn");
+  renderNav(document.getElementById("learn-nav"));
+  if (!id) {
+    renderWelcome();
+    return;
+  }
+  try {
+    state.lesson = await request(`/api/learn/lessons/${encodeURIComponent(id)}?lang=${encodeURIComponent(lang())}`);
+  } catch (error) {
+    document.getElementById("lesson").replaceChildren(el("p", { class: "lesson-feedback bad" }, error.message));
+    return;
+  }
+  renderLesson(state.lesson);
+  window.scrollTo(0, 0);
+}
+
+async function main() {
+  await startPage();
+  const root = document.getElementById("app");
+  root.replaceChildren(
+    el("div", { class: "learn-layout" },
+      el("aside", { class: "learn-nav", id: "learn-nav", "aria-label": t("learnui.title") }),
+      el("article", { class: "learn-lesson", id: "lesson" })),
+  );
+  await loadIndex();
+  await openLesson(lessonIdFromPath());
+  window.addEventListener("popstate", () => openLesson(lessonIdFromPath()));
+  onLanguageChange(async () => {
+    await loadIndex();
+    await openLesson(state.current);
+  });
+  pageReady();
+}
+
+main().catch((error) => {
+  console.error(error);
+  const root = document.getElementById("app");
+  if (root) root.textContent = `shogiban: ${error}`;
+});

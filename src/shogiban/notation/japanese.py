@@ -375,6 +375,8 @@ def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
         if drop.code in here:
             return drop
         reason = board.illegal_reason(drop) or "illegal drop"
+        if parsed.action != "打":  # read as a drop only because no board piece could go there
+            reason = f"no {ENGLISH_NAMES[pt]} can move to {SQUARE_NAMES[to]}, and as a drop: {reason}"
         raise IllegalMoveError(f"illegal move: {text!r} in {board.sfen()} ({reason})")
     matches = board_moves
     if parsed.origin is not None:

@@ -46,7 +46,7 @@ def test_incremental_score_matches_full_recount(seed: int, plies: int) -> None:
         code = rng.choice(codes)
         delta = move_delta(board, code)
         board._push(code)
-        score = score + delta if delta is not None else full_score(board)
+        score += delta
         assert score == full_score(board), board.sfen()
         scores.append(score)
     while board._stack:

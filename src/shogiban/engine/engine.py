@@ -104,9 +104,7 @@ class Engine:
         if not codes:
             return SearchResult(move=None, ponder=None, declare_win=False, info=None)
         plan = self._plan(limits, pos)
-        max_depth = limits.depth
-        if prof.max_depth is not None and not limits.infinite:
-            max_depth = prof.max_depth if max_depth is None else min(max_depth, prof.max_depth)
+        max_depth = _tighter(limits.depth, None if limits.infinite else prof.max_depth)
         searcher = Searcher(
             pos,
             prof,
@@ -116,7 +114,7 @@ class Engine:
             self._rng,
             plan=plan,
             max_depth=max_depth,
-            max_nodes=limits.nodes,
+            max_nodes=_tighter(limits.nodes, None if limits.infinite else prof.max_nodes),
             stop=stop,
             on_info=on_info,
         )
@@ -157,6 +155,13 @@ class Engine:
             if seen:
                 moves = seen
         return moves
+
+
+def _tighter(a: int | None, b: int | None) -> int | None:
+    """The smaller of two optional caps."""
+    if a is None:
+        return b
+    return a if b is None else min(a, b)
 
 
 class SearchHandle:

@@ -29,6 +29,8 @@ HAND_FLOOR: tuple[int, ...] = (0, 85, 300, 380, 500, 545, 860, 1000)
 EXPOSURE: tuple[int, ...] = (0, 3, 7, 12, 18, 24, 30, 36, 42)
 TEMPO = 20
 NO_KING = 81
+#: King-relative terms vanish beyond this Chebyshev distance (a king move only touches nearby pieces).
+RADIUS = 5
 _MAX_HAND = 19
 
 GOLDLIKE = frozenset((7, 9, 10, 11, 12))
@@ -88,7 +90,7 @@ def _attack(pt: int, dy: int, dx: int) -> int:
     if pt == 1:
         return (0, 25, 12)[d] if d <= 2 else 0
     if pt == 2:
-        return 15 if dx == 0 and dy > 0 else 0
+        return 15 if dx == 0 and 0 < dy <= RADIUS else 0
     if pt == 14:
         return (0, 150, 100, 60, 30, 10)[d] if d <= 5 else 0
     if pt == 13:
@@ -149,6 +151,8 @@ def _hand_tables() -> list[list[list[int]]]:
 
 #: HAND[color][pt][n]: the (signed) value the n-th piece of type *pt* in *color*'s hand adds.
 HAND = _hand_tables()
+#: HAND_SUM[color][pt][n]: the (signed) value of holding n pieces of type *pt*.
+HAND_SUM = [[[sum(row[1 : n + 1]) for n in range(len(row))] for row in per_type] for per_type in HAND]
 
 
 def king_index(position: Position, color: int) -> int:
@@ -161,28 +165,74 @@ def full_score(position: Position) -> int:
     """The incremental part of the evaluation, from sente's point of view, summed from scratch."""
     kb = king_index(position, 0)
     kw = king_index(position, 1)
-    own_b, own_w = OWN[kb], OWN[kw]
-    att_b, att_w = ATTACK[kw], ATTACK[kb]  # sente's pieces attack gote's king, and vice versa
+    board = position._board
     total = 0
-    for sq, piece in enumerate(position._board):
-        if piece:
-            if piece & 16:
-                total += own_w[piece][sq] + att_w[piece][sq]
-            else:
-                total += own_b[piece][sq] + att_b[piece][sq]
+    # Sente's pieces defend sente's king and attack gote's, and vice versa.
+    for own, att, bits in ((OWN[kb], ATTACK[kw], position._occ[0]), (OWN[kw], ATTACK[kb], position._occ[1])):
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            sq = low.bit_length() - 1
+            piece = board[sq]
+            total += own[piece][sq] + att[piece][sq]
     for color in (0, 1):
         hand = position._hands[color]
-        table = HAND[color]
         for pt in range(1, 8):
-            row = table[pt]
-            for n in range(1, min(hand[pt], _MAX_HAND) + 1):
-                total += row[n]
+            n = hand[pt]
+            if n:
+                total += HAND_SUM[color][pt][min(n, _MAX_HAND)]
     return total
 
 
-def move_delta(position: Position, code: int) -> int | None:
-    """Change of :func:`full_score` made by the move *code* (not yet pushed), or None for a king
-    move (re-sum with :func:`full_score` after pushing it)."""
+def _near(sq: int) -> int:
+    row, col = divmod(sq, 9)
+    bits = 0
+    for r in range(max(0, row - RADIUS), min(8, row + RADIUS) + 1):
+        for c in range(max(0, col - RADIUS), min(8, col + RADIUS) + 1):
+            bits |= 1 << (r * 9 + c)
+    return bits
+
+
+#: NEAR[sq]: squares within RADIUS of *sq*.
+NEAR: tuple[int, ...] = tuple(_near(sq) for sq in range(81))
+
+
+def _king_delta(position: Position, code: int, frm: int, to: int, piece: int, color: int) -> int:
+    """Change of :func:`full_score` made by a king move: the king-relative terms of the pieces
+    near the old or the new square change."""
+    board = position._board
+    ke = position._kings[color ^ 1]
+    ke = ke if ke >= 0 else NO_KING
+    own_old, own_new = OWN[frm], OWN[to]
+    att_old, att_new = ATTACK[frm], ATTACK[to]
+    delta = own_new[piece][to] - own_old[piece][frm]
+    region = NEAR[frm] | NEAR[to]
+    mine = position._occ[color] & region & ~(1 << frm)
+    while mine:
+        low = mine & -mine
+        mine ^= low
+        sq = low.bit_length() - 1
+        p = board[sq]
+        delta += own_new[p][sq] - own_old[p][sq]
+    theirs = position._occ[color ^ 1] & region & ~(1 << to)
+    while theirs:
+        low = theirs & -theirs
+        theirs ^= low
+        sq = low.bit_length() - 1
+        p = board[sq]
+        delta += att_new[p][sq] - att_old[p][sq]
+    captured = board[to]
+    if captured:
+        delta -= OWN[ke][captured][to] + att_old[captured][to]
+        pt = captured & 15
+        if pt > 8:
+            pt -= 8
+        delta += HAND[color][pt][min(position._hands[color][pt] + 1, _MAX_HAND)]
+    return delta
+
+
+def move_delta(position: Position, code: int) -> int:
+    """Change of :func:`full_score` made by the move *code* (not yet pushed)."""
     to = code & 127
     frm = code >> 7 & 127
     color = position._turn
@@ -199,7 +249,7 @@ def move_delta(position: Position, code: int) -> int | None:
     board = position._board
     piece = board[frm]
     if piece & 15 == 8:
-        return None
+        return _king_delta(position, code, frm, to, piece, color)
     new = piece + 8 if code >> 14 else piece
     own = OWN[kc]
     att = ATTACK[ke]
@@ -214,8 +264,7 @@ def move_delta(position: Position, code: int) -> int | None:
     return delta
 
 
-def hand_threat(hand: list[int]) -> int:
-    """Weight of the pieces in *hand* as drop threats against a king."""
+def _threat(hand: tuple[int, ...]) -> int:
     return (
         (hand[1] > 0) + (hand[2] > 0) + (hand[3] > 0) * 2 + (hand[4] > 0) * 3 + (hand[4] > 1) * 3
         + (hand[5] > 0) * 3 + (hand[5] > 1) * 3 + (hand[6] > 0) * 2 + (hand[6] > 1) * 2
@@ -223,23 +272,36 @@ def hand_threat(hand: list[int]) -> int:
     )
 
 
+_THREAT_CACHE: dict[tuple[int, ...], int] = {}
+
+
+def hand_threat(hand: list[int]) -> int:
+    """Weight of the pieces in *hand* as drop threats against a king."""
+    key = tuple(hand)
+    threat = _THREAT_CACHE.get(key)
+    if threat is None:
+        if len(_THREAT_CACHE) > 1 << 16:
+            _THREAT_CACHE.clear()
+        threat = _THREAT_CACHE[key] = _threat(key)
+    return threat
+
+
 def extras(position: Position) -> int:
     """The evaluation terms that need the whole position, from sente's point of view: pieces
     in the opponent's hand threaten a king with empty squares around it."""
     free = ~(position._occ[0] | position._occ[1])
     kings = position._kings
-    hands = position._hands
     total = 0
     k = kings[0]
     if k >= 0:
-        threat = hand_threat(hands[1])
-        if threat:
-            total -= EXPOSURE[(KING8[k] & free).bit_count()] * threat
+        exposure = EXPOSURE[(KING8[k] & free).bit_count()]
+        if exposure:
+            total -= exposure * hand_threat(position._hands[1])
     k = kings[1]
     if k >= 0:
-        threat = hand_threat(hands[0])
-        if threat:
-            total += EXPOSURE[(KING8[k] & free).bit_count()] * threat
+        exposure = EXPOSURE[(KING8[k] & free).bit_count()]
+        if exposure:
+            total += exposure * hand_threat(position._hands[0])
     return total
 
 

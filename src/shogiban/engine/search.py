@@ -18,6 +18,7 @@ from shogiban.bitboard import ZONE
 from shogiban.board import Board
 from shogiban.engine.evaluate import MATERIAL, TEMPO, extras, full_score, move_delta
 from shogiban.engine.levels import LevelProfile
+from shogiban.engine.movegen import capture_codes
 from shogiban.engine.results import SearchInfo
 from shogiban.engine.timeman import TimePlan
 from shogiban.move import MOVES, Move
@@ -140,7 +141,7 @@ class Searcher:
         pos = self.pos
         delta = move_delta(pos, code)
         pos._push(code)
-        self.evals.append(self.evals[-1] + delta if delta is not None else full_score(pos))
+        self.evals.append(self.evals[-1] + delta)
         self.keys.append(pos._hash)
         self.checks.append(pos._in_check())
 
@@ -154,7 +155,7 @@ class Searcher:
     # -- stopping ------------------------------------------------------------------------------
 
     def _poll_step(self) -> None:
-        step = self.nodes + 256
+        step = self.nodes + 64
         if self.max_nodes is not None:
             step = min(step, self.max_nodes)
         self.next_poll = step
@@ -430,13 +431,10 @@ class Searcher:
             return stand
         if stand > alpha:
             alpha = stand
-        codes = pos._legal_codes()
-        if not codes:
-            return -MATE + ply
-        board = pos._board
-        caps = [c for c in codes if board[c & 127] or (c >> 14 and board[c >> 7 & 127] & 15 in (1, 5, 6))]
+        caps = capture_codes(pos)
         if not caps:
             return stand
+        board = pos._board
         caps.sort(key=lambda c: _MVV_LVA[board[c & 127] << 5 | board[c >> 7 & 127]], reverse=True)
         best = stand
         them = pos._turn ^ 1

@@ -116,14 +116,17 @@ def test_bod_round_trips_arbitrary_boards(board: Board, names: tuple[str, str], 
     assert again.move_number == number + 1
 
 
-_MOVE_ALPHABET = "▲△☗☖ 　同１２３４５６７８９一二三四五六七八九123456789abcdefghi歩香桂銀金角飛玉王と杏圭全馬龍竜成不打右左直上寄引行生()（）+-x*=PLNSGBRKDHT"
+_MOVE_ALPHABET = (
+    "▲△☗☖ 　同１２３４５６７８９一二三四五六七八九123456789abcdefghi"
+    "歩香桂銀金角飛玉王と杏圭全馬龍竜成不打右左直上寄引行生()（）+-x*=PLNSGBRKDHT"
+)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=_MOVE_ALPHABET, max_size=12), st.sampled_from(STARTS))
 def test_garbage_move_text_raises_only_documented_errors(text: str, sfen: str) -> None:
     board = Board(sfen)
-    board.push(list(board.legal_moves)[0])  # so that 同 has a meaning
+    board.push(next(iter(board.legal_moves)))  # so that 同 has a meaning
     for parse in (parse_japanese, parse_ki2_move, parse_kif_move, parse_western):
         try:
             move = parse(board, text)
@@ -170,7 +173,9 @@ def test_damaged_bod_raises_only_kifu_parse_error(edits: list[tuple[int, str]]) 
     text = list(_BOD)
     for index, char in edits:
         text[index] = char
+    lineno: int | None = 0
     try:
         parse_bod("".join(text))
     except KifuParseError as error:
-        assert error.lineno is not None
+        lineno = error.lineno
+    assert lineno is not None

@@ -1,0 +1,289 @@
+"""Computer players for the web server, behind one ``async think(request)`` interface.
+
+* :class:`BuiltinEngines` runs :class:`shogiban.engine.Engine` in a process pool: the search is
+  pure Python and CPU-bound, so it must not run in the event loop's process (the GIL would make
+  every game wait).  Worker processes run at a lower priority so the server answers moves at once
+  even while engines think.
+* :class:`UsiEngines` drives the external USI engine the server was started with
+  (``shogiban serve --engine CMD``), one engine process per game, started on demand.
+
+A request carries the start position and the moves, so repetition history is known to the engine.
+Stale answers (after an undo, a resignation ...) are dropped by the room, not here: a running
+search is not interrupted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shlex
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from typing import Any, Protocol
+
+from shogiban.board import Board
+from shogiban.errors import EngineError
+from shogiban.move import Move
+from shogiban.outcome import EnteringKingRule
+
+#: Level used for hints: strong, but with a short time limit.
+HINT_LEVEL = 6
+#: Seconds a hint may take.
+HINT_TIME = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkRequest:
+    """What the engine is asked (picklable: it crosses into a worker process)."""
+
+    start_sfen: str
+    """Start position of the game."""
+    moves: tuple[str, ...]
+    """USI moves played since."""
+    level: int = 1
+    """Strength, 1..8."""
+    time_left: float | None = None
+    """The mover's main time left, seconds (None: no clock)."""
+    other_time: float | None = None
+    """The opponent's main time left, seconds (USI engines are told both)."""
+    byoyomi: float = 0.0
+    """Byoyomi, seconds."""
+    increment: float = 0.0
+    """Fischer increment, seconds."""
+    movetime: float | None = None
+    """A fixed time for this move (hints), seconds."""
+    rule: str = EnteringKingRule.POINTS_27.value
+    """The entering-king rule's value."""
+    seed: int | None = None
+    """Random seed of the weaker levels."""
+    game_id: str = ""
+    """The game asking (USI engines keep one process per game)."""
+
+    def board(self) -> Board:
+        """The position to think about.
+
+        :raises ShogibanError: if the start position or a move is not valid.
+        """
+        board = Board(self.start_sfen, lenient=True, entering_king_rule=EnteringKingRule(self.rule))
+        for usi in self.moves:
+            board.push_legal(Move.from_usi(usi))
+        return board
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkResult:
+    """The engine's answer."""
+
+    move: str | None
+    """USI of the move, or None to resign."""
+    declare_win: bool = False
+    """Declare an entering-king win instead of moving."""
+    score_cp: int | None = None
+    """Evaluation for the side to move, centipawns."""
+    score_mate: int | None = None
+    """Mate in plies (positive: the side to move mates)."""
+    pv: tuple[str, ...] = field(default_factory=tuple)
+    """Expected line."""
+    illegal: str | None = None
+    """What the engine sent when it was not a legal move (the engine loses the game)."""
+
+
+class Thinker(Protocol):
+    """Anything that answers think requests."""
+
+    async def think(self, request: ThinkRequest) -> ThinkResult:
+        """Choose a move for *request*'s position."""
+        ...  # pragma: no cover - protocol
+
+    async def release(self, game_id: str) -> None:
+        """The game *game_id* is over: free what it held."""
+        ...  # pragma: no cover - protocol
+
+    def close(self) -> None:
+        """Stop every engine."""
+        ...  # pragma: no cover - protocol
+
+
+# -- the built-in engine, in worker processes -------------------------------------------------------
+
+_WORKER_ENGINES: dict[int, Any] = {}
+
+
+def _lower_priority() -> None:
+    """Worker initializer: think at a lower priority than the web server."""
+    if hasattr(os, "nice"):
+        # Not permitted on some systems: thinking still works, at normal priority.
+        with contextlib.suppress(OSError):
+            os.nice(10)
+
+
+def builtin_think(request: ThinkRequest) -> ThinkResult:
+    """Search *request*'s position with the built-in engine (runs in a worker process)."""
+    from shogiban.engine import Engine, SearchLimits
+
+    board = request.board()
+    engine = _WORKER_ENGINES.get(request.level)
+    if engine is None:
+        engine = _WORKER_ENGINES[request.level] = Engine(level=request.level, hash_mb=16, seed=request.seed)
+    if request.movetime is not None:
+        limits = SearchLimits(movetime=request.movetime)
+    elif request.time_left is not None:
+        limits = SearchLimits(time_left=request.time_left, byoyomi=request.byoyomi, increment=request.increment)
+    else:
+        limits = SearchLimits()
+    result = engine.search(board, limits)
+    info = result.info
+    return ThinkResult(
+        move=None if result.move is None else result.move.usi(),
+        declare_win=bool(result.declare_win),
+        score_cp=None if info is None else info.score_cp,
+        score_mate=None if info is None else info.score_mate,
+        pv=() if info is None else tuple(m.usi() for m in info.pv),
+    )
+
+
+class BuiltinEngines:
+    """The built-in engine in a pool of worker processes.
+
+    :param workers: number of processes (default: the CPU count minus one, at least one).
+    :param executor: use this executor instead (tests pass a thread pool).
+    :param think: the function run in the executor (tests pass a stand-in).
+    """
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        *,
+        executor: Executor | None = None,
+        think: Callable[[ThinkRequest], ThinkResult] = builtin_think,
+    ) -> None:
+        if executor is None:
+            count = workers or max(1, (os.cpu_count() or 2) - 1)
+            # "spawn": a fork of a server running threads and an event loop is not safe.
+            executor = ProcessPoolExecutor(
+                max_workers=count, mp_context=get_context("spawn"), initializer=_lower_priority
+            )
+        self._executor = executor
+        self._think = think
+
+    async def think(self, request: ThinkRequest) -> ThinkResult:
+        """Search in a worker.
+
+        :raises EngineError: if the engine fails.
+        """
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, self._think, request)
+        except (EngineError, asyncio.CancelledError):
+            raise
+        except Exception as error:
+            # A crashed worker (BrokenProcessPool, an engine bug) ends that game's engine, not the server.
+            raise EngineError(f"built-in engine failed: {error!r}") from error
+
+    async def release(self, game_id: str) -> None:
+        """Nothing is held per game."""
+
+    def close(self) -> None:
+        """Stop the workers."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def engine_available() -> bool:
+    """Whether the built-in engine is installed (``shogiban.engine``)."""
+    try:
+        import shogiban.engine  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# -- an external USI engine -------------------------------------------------------------------------
+
+
+class UsiEngines:
+    """The USI engine the server was started with: one process per game (engines play one game
+    at a time), at most *max_processes* at once; others wait for a free slot.
+
+    :param command: the engine command line (split like a shell would).
+    """
+
+    def __init__(self, command: str, *, max_processes: int = 4, name: str | None = None) -> None:
+        self.command = shlex.split(command)
+        if not self.command:
+            raise ValueError(f"invalid engine command: {command!r}")
+        self.name = name or os.path.basename(self.command[0])
+        self._engines: dict[str, Any] = {}
+        self._slots = asyncio.Semaphore(max_processes)
+        self._held: set[str] = set()
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    async def _engine_for(self, game_id: str) -> Any:
+        engine = self._engines.get(game_id)
+        if engine is not None:
+            return engine
+        from shogiban.usi import popen_usi
+
+        if game_id not in self._held:
+            await self._slots.acquire()
+            self._held.add(game_id)
+        try:
+            _transport, engine = await popen_usi(self.command)
+        except Exception:
+            self._held.discard(game_id)
+            self._slots.release()
+            raise
+        self._engines[game_id] = engine
+        return engine
+
+    async def think(self, request: ThinkRequest) -> ThinkResult:
+        """Ask the game's engine process for a move.
+
+        :raises EngineError: if the engine fails (the room then ends the game for it).
+        """
+        from shogiban.usi import EngineMoveError, Limit
+
+        lock = self._locks.setdefault(request.game_id, asyncio.Lock())
+        async with lock:
+            board = request.board()
+            engine = await self._engine_for(request.game_id)
+            if request.movetime is not None:
+                limit = Limit(time=request.movetime)
+            elif request.time_left is not None:
+                mine, theirs = request.time_left, request.other_time or 0.0
+                black, white = (mine, theirs) if board.turn == 0 else (theirs, mine)
+                limit = Limit(
+                    btime=black, wtime=white, byoyomi=request.byoyomi or None,
+                    binc=request.increment or None, winc=request.increment or None,
+                )
+            else:
+                limit = Limit(byoyomi=1.0)
+            try:
+                result = await engine.play(board, limit)
+            except EngineMoveError as error:
+                return ThinkResult(move=None, illegal=f"{error.text!r} ({error})")
+            except EngineError:
+                await self.release(request.game_id)
+                raise
+            if result.declared_win:
+                return ThinkResult(move=None, declare_win=True)
+            if result.resigned or result.move is None:
+                return ThinkResult(move=None)
+            return ThinkResult(move=result.move.usi())
+
+    async def release(self, game_id: str) -> None:
+        """Quit the game's engine process."""
+        engine = self._engines.pop(game_id, None)
+        self._locks.pop(game_id, None)
+        if engine is not None:
+            with contextlib.suppress(EngineError):  # already dead: nothing left to stop
+                await engine.quit()
+        if game_id in self._held:
+            self._held.discard(game_id)
+            self._slots.release()
+
+    def close(self) -> None:
+        """Forget the processes (their transports are closed with the event loop)."""
+        self._engines.clear()

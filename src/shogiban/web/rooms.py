@@ -1,0 +1,832 @@
+"""Game rooms: one :class:`GameRoom` per game holds the board, the clock, the seats and the
+connected clients, and serialises every change with an :class:`asyncio.Lock`.
+
+A change is checked, applied, stored, then broadcast: a client that sees a move knows it is on
+disk.  Refused requests raise :class:`RoomError` (a :class:`ValueError` with a stable ``code``)
+and change nothing.
+
+Downtime: the server notes every few seconds that it is alive.  After a restart each running clock
+is charged up to that last sign of life and restarted: time while the server was down counts for
+nobody (see :meth:`RoomManager.restore`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from shogiban import rules
+from shogiban.board import Board
+from shogiban.errors import EngineError, IllegalMoveError, InvalidMoveError, ShogibanError
+from shogiban.handicaps import handicap_of_sfen
+from shogiban.move import Move
+from shogiban.outcome import EnteringKingRule, Outcome, Termination
+from shogiban.pieces import Color
+from shogiban.squares import SQUARE_NAMES
+from shogiban.web.clock import Clock, TimeControl
+from shogiban.web.messages import (
+    GameInfo,
+    MoveEntry,
+    MoveMessage,
+    OutcomeInfo,
+    Permissions,
+    PlayerInfo,
+    PositionInfo,
+    StateMessage,
+)
+from shogiban.web.newgame import NewGame
+from shogiban.web.players import HINT_LEVEL, HINT_TIME, Thinker, ThinkRequest, ThinkResult
+from shogiban.web.store import AsyncStore, StoredGame
+
+log = logging.getLogger(__name__)
+
+Role = Literal["b", "w", "both"] | None
+_LETTERS = {1: "P", 2: "L", 3: "N", 4: "S", 5: "B", 6: "R", 7: "G"}
+#: Ends after which "undo" may reopen the game (the position decided it, not a player).
+_UNDOABLE_ENDS = (
+    Termination.CHECKMATE, Termination.NO_LEGAL_MOVES, Termination.REPETITION, Termination.PERPETUAL_CHECK
+)
+
+
+class RoomError(ValueError):
+    """A refused request; nothing changed.  ``code`` is stable (the client translates it)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Subscriber(Protocol):
+    """A connected client."""
+
+    role: Role
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue *message* for the client (never blocks)."""
+        ...  # pragma: no cover - protocol
+
+
+@dataclass
+class Seat:
+    """One side of the board: a human (with a token once someone sits), or an engine."""
+
+    kind: Literal["human", "engine", "usi"]
+    level: int | None = None
+    name: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """For storage."""
+        return {"kind": self.kind, "level": self.level, "name": self.name}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Seat:
+        """From storage."""
+        return cls(kind=data["kind"], level=data.get("level"), name=data.get("name"))
+
+    @property
+    def is_engine(self) -> bool:
+        """Whether the computer plays this side."""
+        return self.kind != "human"
+
+
+@dataclass
+class Services:
+    """What rooms share: storage, engines and the time."""
+
+    store: AsyncStore
+    engines: Thinker | None = None
+    usi: Thinker | None = None
+    usi_name: str | None = None
+    now: Callable[[], float] = time.time
+    labeler: Callable[[Board, Move, int | None], str] | None = None
+
+
+def _default_labeler() -> Callable[[Board, Move, int | None], str]:
+    try:
+        from shogiban.notation.japanese import make_ki2_move
+    except ImportError:  # pragma: no cover - the notation module ships with shogiban
+        return lambda board, move, previous: move.usi()
+
+    def label(board: Board, move: Move, previous: int | None) -> str:
+        return make_ki2_move(board, move, previous_to=previous)
+
+    return label
+
+
+def outcome_info(outcome: Outcome | None) -> OutcomeInfo | None:
+    """An outcome for clients."""
+    if outcome is None:
+        return None
+    winner: Literal["b", "w"] | None = None
+    if outcome.winner is not None:
+        winner = "b" if outcome.winner == Color.BLACK else "w"
+    return {"termination": outcome.termination.value, "winner": winner, "detail": outcome.detail}
+
+
+def _outcome_from_json(data: dict[str, Any] | None) -> Outcome | None:
+    if not data:
+        return None
+    winner = data.get("winner")
+    color = None if winner is None else Color("bw".index(winner))
+    return Outcome(Termination(data["termination"]), color, data.get("detail", ""))
+
+
+def _side(color: Color) -> str:
+    return rules.SIDE_NAMES[color]
+
+
+@dataclass
+class _Cache:
+    generation: int = -1
+    sfen: str = ""
+    check: bool = False
+    last_move: str | None = None
+    dests: dict[str, list[str]] = field(default_factory=dict)
+    drops: dict[str, list[str]] = field(default_factory=dict)
+    can_declare: bool = False
+
+
+class GameRoom:
+    """One game in play: see the module docstring."""
+
+    def __init__(self, stored: StoredGame, services: Services) -> None:
+        self.id = stored.id
+        self.services = services
+        self.settings = dict(stored.settings)
+        self.mode: str = self.settings.get("mode", "computer")
+        self.seats = [Seat.from_json(s) for s in stored.seats]
+        self.tokens: list[str | None] = list(stored.tokens)
+        self.status = stored.status
+        self.created_at = stored.created_at
+        rule = EnteringKingRule(self.settings.get("rule", EnteringKingRule.POINTS_27.value))
+        self.board = Board(stored.start_sfen, entering_king_rule=rule)
+        self.labels: list[str] = []
+        self.spent: list[int] = []
+        self._label = services.labeler or _default_labeler()
+        for usi, spent in stored.moves:
+            self._push(self.board.parse_usi(usi), spent)
+        self.clock = Clock.from_json(stored.clock) if stored.clock else Clock(TimeControl())
+        self.outcome = _outcome_from_json(stored.outcome)
+        self.lock = asyncio.Lock()
+        self.subscribers: set[Subscriber] = set()
+        self.generation = 0
+        self.thinking = False
+        self._engine_task: asyncio.Task[None] | None = None
+        self._hint_task: asyncio.Task[None] | None = None
+        self._flag_handle: asyncio.TimerHandle | None = None
+        self._cache = _Cache()
+
+    # -- identity --------------------------------------------------------------------------------
+
+    def role_of(self, token: str | None) -> Role:
+        """Which side(s) *token* plays."""
+        if not token:
+            return None
+        black = self.tokens[0] is not None and secrets.compare_digest(token, self.tokens[0])
+        white = self.tokens[1] is not None and secrets.compare_digest(token, self.tokens[1])
+        if black and white:
+            return "both"
+        if black:
+            return "b"
+        if white:
+            return "w"
+        return None
+
+    def _can_move(self, role: Role) -> bool:
+        if self.status != "playing" or self.outcome is not None or role is None:
+            return False
+        turn = self.board.turn
+        if self.seats[turn].is_engine:
+            return False
+        return role == "both" or role == "bw"[turn]
+
+    def _human_color(self) -> Color | None:
+        """The human's side in a game against the computer."""
+        humans = [c for c in (Color.BLACK, Color.WHITE) if not self.seats[c].is_engine]
+        return humans[0] if len(humans) == 1 else None
+
+    @property
+    def open_seat(self) -> Color | None:
+        """A human seat nobody took yet (a friend's game waiting for the friend)."""
+        for color in (Color.BLACK, Color.WHITE):
+            if not self.seats[color].is_engine and self.tokens[color] is None:
+                return color
+        return None
+
+    # -- views -----------------------------------------------------------------------------------
+
+    def _refresh_cache(self) -> _Cache:
+        cache = self._cache
+        if cache.generation == self.generation:
+            return cache
+        dests: dict[str, list[str]] = {}
+        drops: dict[str, list[str]] = {}
+        if self.outcome is None:
+            for move in self.board.legal_moves:
+                to = SQUARE_NAMES[move.to_square]
+                if move.from_square is None:
+                    drops.setdefault(_LETTERS[int(move.drop or 0)], []).append(to)
+                else:
+                    dests.setdefault(SQUARE_NAMES[move.from_square], []).append(to + "+" if move.promotion else to)
+        cache.dests, cache.drops = dests, drops
+        cache.sfen = self.board.sfen()
+        cache.check = self.board.is_check()
+        cache.last_move = self.board.peek().usi() if self.board.ply else None
+        cache.can_declare = self.outcome is None and self.board.can_declare_win()
+        cache.generation = self.generation
+        return cache
+
+    def position_info(self, role: Role) -> PositionInfo:
+        """The position, with what *role* may move if it is its turn."""
+        cache = self._refresh_cache()
+        mine = self._can_move(role)
+        return {
+            "sfen": cache.sfen,
+            "ply": self.board.ply,
+            "turn": "bw"[self.board.turn],  # type: ignore[typeddict-item]
+            "last_move": cache.last_move,
+            "check": cache.check,
+            "dests": cache.dests if mine else {},
+            "drop_dests": cache.drops if mine else {},
+        }
+
+    def permissions(self, role: Role) -> Permissions:
+        """What *role* may do now."""
+        mine = self._can_move(role)
+        over = self.outcome is not None or self.status == "over"
+        vs_computer = self.mode == "computer"
+        undo = False
+        if role is not None and (vs_computer or self.mode == "local") and self.status != "waiting":
+            undoable_end = self.outcome is None or self.outcome.termination in _UNDOABLE_ENDS
+            undo = undoable_end and self._undo_plies() > 0
+        engines = self.services.engines is not None
+        return {
+            "move": mine,
+            "undo": undo,
+            "hint": mine and engines and (vs_computer or self.mode == "local"),
+            "declare": mine and self._refresh_cache().can_declare,
+            "resign": role is not None and not over,
+            "join": role is None and self.open_seat is not None and not over,
+        }
+
+    def game_info(self) -> GameInfo:
+        """What does not change during the game."""
+        handicap = handicap_of_sfen(self.board.starting_sfen)
+        online = self._online()
+        players: dict[str, PlayerInfo] = {}
+        for color in (Color.BLACK, Color.WHITE):
+            seat = self.seats[color]
+            name = seat.name
+            if seat.kind == "usi" and name is None:
+                name = self.services.usi_name
+            players["bw"[color]] = {
+                "kind": seat.kind,
+                "level": seat.level,
+                "name": name,
+                "joined": seat.is_engine or self.tokens[color] is not None,
+                "online": seat.is_engine or online[color],
+            }
+        return {
+            "id": self.id,
+            "mode": self.mode,  # type: ignore[typeddict-item]
+            "players": players,
+            "handicap": handicap.japanese if handicap and not handicap.is_even else None,
+            "handicap_english": handicap.english if handicap and not handicap.is_even else None,
+            "time_control": self.clock.control.to_json(),
+            "start_sfen": self.board.starting_sfen,
+            "rule": self.board.entering_king_rule.value,
+            "created_at": self.created_at,
+        }
+
+    def moves(self) -> list[MoveEntry]:
+        """The record so far."""
+        return [
+            {"ply": i + 1, "usi": move.usi(), "label": self.labels[i], "spent_ms": self.spent[i]}
+            for i, move in enumerate(self.board.move_stack)
+        ]
+
+    def state_for(self, role: Role) -> StateMessage:
+        """Everything about the game, for one client."""
+        return {
+            "type": "state",
+            "game": self.game_info(),
+            "you": role,
+            "position": self.position_info(role),
+            "moves": self.moves(),
+            "clock": self.clock.snapshot(self.services.now()),
+            "outcome": outcome_info(self.outcome),
+            "can": self.permissions(role),
+            "thinking": self.thinking,
+        }
+
+    def _online(self) -> list[bool]:
+        online = [False, False]
+        for sub in self.subscribers:
+            if sub.role in ("b", "both"):
+                online[0] = True
+            if sub.role in ("w", "both"):
+                online[1] = True
+        return online
+
+    # -- broadcasting ----------------------------------------------------------------------------
+
+    def broadcast_state(self) -> None:
+        """Send everyone the whole game."""
+        for sub in list(self.subscribers):
+            sub.send(dict(self.state_for(sub.role)))
+
+    def _broadcast_move(self, entry: MoveEntry) -> None:
+        clock = self.clock.snapshot(self.services.now())
+        outcome = outcome_info(self.outcome)
+        for sub in list(self.subscribers):
+            message: MoveMessage = {
+                "type": "move",
+                "move": entry,
+                "position": self.position_info(sub.role),
+                "clock": clock,
+                "outcome": outcome,
+                "can": self.permissions(sub.role),
+                "thinking": self.thinking,
+            }
+            sub.send(dict(message))
+
+    def broadcast_presence(self) -> None:
+        """Tell everyone who is connected."""
+        online = self._online()
+        spectators = sum(1 for sub in self.subscribers if sub.role is None)
+        message = {"type": "presence", "online": {"b": online[0], "w": online[1]}, "spectators": spectators}
+        for sub in list(self.subscribers):
+            sub.send(message)
+
+    def subscribe(self, sub: Subscriber) -> None:
+        """Add a client and send it the game."""
+        self.subscribers.add(sub)
+        sub.send(dict(self.state_for(sub.role)))
+        self.broadcast_presence()
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        """Remove a client."""
+        self.subscribers.discard(sub)
+        self.broadcast_presence()
+
+    # -- the game --------------------------------------------------------------------------------
+
+    def _push(self, move: Move, spent_ms: int) -> MoveEntry:
+        previous = self.board.peek().to_square if self.board.ply else None
+        label = self._label(self.board, move, previous)
+        self.board.push(move)
+        self.labels.append(label)
+        self.spent.append(spent_ms)
+        self.generation += 1
+        return {"ply": self.board.ply, "usi": move.usi(), "label": label, "spent_ms": spent_ms}
+
+    def _check_turn(self, role: Role, ply: int | None) -> None:
+        if self.outcome is not None or self.status == "over":
+            raise RoomError("game_over", f"the game is over ({self.outcome.detail if self.outcome else 'abandoned'})")
+        if role is None:
+            raise RoomError("spectator", "spectators cannot play: open the game with a player's link")
+        if self.status == "waiting":
+            raise RoomError("waiting", "the game has not started: waiting for the opponent to join")
+        if not self._can_move(role):
+            raise RoomError("not_your_turn", f"it is {_side(self.board.turn)}'s turn")
+        if ply is not None and ply != self.board.ply:
+            raise RoomError("stale_ply", f"stale request: ply {ply!r} but {self.board.ply} moves have been played")
+
+    async def play(self, role: Role, usi: str, ply: int) -> None:
+        """Play a human's move.
+
+        :raises RoomError: if it is not *role*'s turn, *ply* is stale or the game is over.
+        :raises InvalidMoveError: if *usi* is not a move.
+        :raises IllegalMoveError: with the reason, if the move is illegal.
+        """
+        async with self.lock:
+            if await self._flag_if_needed():
+                raise RoomError("game_over", "the game is over: time ran out")
+            self._check_turn(role, ply)
+            move = self.board.parse_usi(usi)
+            await self._apply(move)
+
+    async def _apply(self, move: Move) -> None:
+        now = self.services.now()
+        spent = self.clock.press(now) if self.clock.running is not None else self.clock.elapsed(now)
+        entry = self._push(move, round(spent.total_seconds() * 1000))
+        outcome = self.board.outcome()
+        if outcome is not None:
+            self._end(outcome, now)
+        await self.services.store.run(
+            self.services.store.store.append_move, self.id, self.board.ply, move.usi(), entry["spent_ms"],
+            self.clock.to_json(), status=self.status if outcome is not None else None,
+            outcome=dict(outcome_info(outcome)) if outcome is not None else None,  # type: ignore[arg-type]
+        )
+        if outcome is None:
+            self._schedule_flag()
+            self._start_engine_if_needed()
+        self._broadcast_move(entry)
+        if outcome is not None:
+            await self._release_engines()
+
+    def _end(self, outcome: Outcome, now: float) -> None:
+        self.outcome = outcome
+        self.status = "over"
+        self.clock.stop(now)
+        self.thinking = False
+        self.generation += 1
+        if self._flag_handle is not None:
+            self._flag_handle.cancel()
+            self._flag_handle = None
+
+    async def _finish(self, outcome: Outcome) -> None:
+        """End the game (not by a move), store it and tell everyone."""
+        self._end(outcome, self.services.now())
+        await self.services.store.run(
+            self.services.store.store.update, self.id, status="over", outcome=outcome_info(outcome),
+            clock=self.clock.to_json(),
+        )
+        self.broadcast_state()
+        await self._release_engines()
+
+    async def _release_engines(self) -> None:
+        if self.services.usi is not None and any(seat.kind == "usi" for seat in self.seats):
+            await self.services.usi.release(self.id)
+
+    async def resign(self, role: Role) -> None:
+        """Resign for *role* (the side to move when one client plays both sides).
+
+        :raises RoomError: for spectators or when the game is over.
+        """
+        async with self.lock:
+            if self.outcome is not None or self.status == "over":
+                raise RoomError("game_over", "the game is already over")
+            if role is None:
+                raise RoomError("spectator", "spectators cannot resign")
+            if self.status == "waiting":
+                await self._finish(Outcome(Termination.ABANDONED, None, "the game was cancelled before it started"))
+                return
+            loser = self.board.turn if role == "both" else Color("bw".index(role))
+            await self._finish(Outcome(Termination.RESIGNATION, loser.other, f"{_side(loser)} resigned"))
+
+    def _undo_plies(self) -> int:
+        """How many plies an undo takes back now (0: nothing to undo)."""
+        if self.mode == "local":
+            return 1 if self.board.ply >= 1 else 0
+        human = self._human_color()
+        if human is None:
+            return 0
+        # While the engine thinks only the human's move goes; else the engine's reply too.
+        count = 1 if self.board.turn != human else 2
+        return count if self.board.ply >= count else 0
+
+    async def undo(self, role: Role, ply: int) -> None:
+        """Take back the last human move (and the computer's reply to it).
+
+        :raises RoomError: outside games against the computer (or on one device), for spectators,
+            on a stale *ply*, or with nothing to undo.
+        """
+        async with self.lock:
+            if role is None:
+                raise RoomError("spectator", "spectators cannot undo moves")
+            if self.mode not in ("computer", "local"):
+                raise RoomError("not_allowed", "undo is only possible against the computer")
+            if self.outcome is not None and self.outcome.termination not in _UNDOABLE_ENDS:
+                raise RoomError("game_over", f"the game is over ({self.outcome.detail})")
+            if ply != self.board.ply:
+                raise RoomError("stale_ply", f"stale request: ply {ply!r} but {self.board.ply} moves have been played")
+            count = self._undo_plies()
+            if count == 0:
+                raise RoomError("nothing_to_undo", "there is no move of yours to take back")
+            now = self.services.now()
+            for _ in range(count):
+                self.board.pop()
+                self.labels.pop()
+                self.spent.pop()
+            self.generation += 1
+            self.thinking = False
+            reopened = self.outcome is not None
+            self.outcome = None
+            self.status = "playing"
+            if reopened or self.clock.running is None:
+                self.clock.start(self.board.turn, now)
+            else:
+                # The clocks keep what they had; the side to move starts its turn afresh.
+                self.clock.stop(now)
+                self.clock.start(self.board.turn, now)
+            store = self.services.store
+            await store.run(store.store.truncate, self.id, self.board.ply, self.clock.to_json())
+            self._schedule_flag()
+            self._start_engine_if_needed()
+            self.broadcast_state()
+
+    async def declare(self, role: Role, ply: int) -> None:
+        """Declare an entering-king win (入玉宣言) for the side to move.
+
+        :raises RoomError: if it is not *role*'s turn or the rule's conditions are not met.
+        """
+        async with self.lock:
+            if await self._flag_if_needed():
+                raise RoomError("game_over", "the game is over: time ran out")
+            self._check_turn(role, ply)
+            if not self.board.can_declare_win():
+                _, reason = rules.declaration_result(self.board, self.board.entering_king_rule)
+                raise RoomError("cannot_declare", f"the declaration would fail: {reason}")
+            outcome = self.board.declare_win()
+            await self._finish(outcome)
+
+    async def hint(self, sub: Subscriber, ply: int) -> None:
+        """Ask the engine for a move and send it to *sub* only.
+
+        :raises RoomError: outside games against the computer, when it is not *sub*'s turn, or
+            when no engine is available.
+        """
+        async with self.lock:
+            self._check_turn(sub.role, ply)
+            if self.mode not in ("computer", "local"):
+                raise RoomError("not_allowed", "hints are only available against the computer")
+            if self.services.engines is None:
+                raise RoomError("no_engine", "no engine is available for hints")
+            if self._hint_task is not None and not self._hint_task.done():
+                raise RoomError("busy", "a hint is already being prepared")
+            request = self._request(HINT_LEVEL, movetime=HINT_TIME)
+            generation = self.generation
+        self._hint_task = asyncio.create_task(self._send_hint(sub, request, generation))
+
+    async def _send_hint(self, sub: Subscriber, request: ThinkRequest, generation: int) -> None:
+        assert self.services.engines is not None
+        try:
+            result = await self.services.engines.think(request)
+        except EngineError as error:
+            sub.send({"type": "error", "code": "engine_error", "message": f"the hint failed: {error}"})
+            return
+        if generation != self.generation or sub not in self.subscribers:
+            return
+        label = None
+        if result.move is not None:
+            move = Move.from_usi(result.move)
+            if self.board.is_legal(move):
+                previous = self.board.peek().to_square if self.board.ply else None
+                label = self._label(self.board, move, previous)
+        sub.send({
+            "type": "hint", "ply": self.board.ply, "usi": result.move, "label": label,
+            "score_cp": result.score_cp, "score_mate": result.score_mate,
+        })
+
+    async def join(self, token: str | None) -> tuple[Color, str]:
+        """Take the open seat (or confirm *token*'s own).  Returns ``(color, token)``.
+
+        :raises RoomError: ``seat_taken`` when both seats are taken.
+        """
+        async with self.lock:
+            role = self.role_of(token)
+            if role in ("b", "w") and token is not None:
+                return Color("bw".index(role)), token
+            color = self.open_seat
+            if color is None or self.outcome is not None:
+                raise RoomError("seat_taken", "both seats are taken: you can watch the game")
+            new_token = secrets.token_urlsafe(18)
+            self.tokens[color] = new_token
+            self.status = "playing"
+            self.clock.start(self.board.turn, self.services.now())
+            self.generation += 1
+            claimed = await self.services.store.run(
+                self.services.store.store.claim_seat, self.id, int(color), new_token,
+                [s.to_json() for s in self.seats], self.clock.to_json(),
+            )
+            if not claimed:  # pragma: no cover - only one process serves a database's games
+                self.tokens[color] = None
+                raise RoomError("seat_taken", "the seat was taken meanwhile")
+            self._schedule_flag()
+            self.broadcast_state()
+            return color, new_token
+
+    # -- clock -----------------------------------------------------------------------------------
+
+    def _schedule_flag(self) -> None:
+        if self._flag_handle is not None:
+            self._flag_handle.cancel()
+            self._flag_handle = None
+        deadline = self.clock.deadline()
+        if deadline is None or self.outcome is not None:
+            return
+        delay = max(0.0, deadline - self.services.now()) + 0.005
+        loop = asyncio.get_running_loop()
+        self._flag_handle = loop.call_later(delay, lambda: loop.create_task(self._on_flag()))
+
+    async def _on_flag(self) -> None:
+        async with self.lock:
+            if not await self._flag_if_needed():
+                self._schedule_flag()
+
+    async def _flag_if_needed(self) -> bool:
+        """End the game if the running side is out of time; True if the game is over by time now."""
+        if self.outcome is not None or self.status != "playing":
+            return False
+        if not self.clock.is_flagged(self.services.now()):
+            return False
+        loser = self.clock.running
+        assert loser is not None
+        await self._finish(Outcome(Termination.TIME_FORFEIT, loser.other, f"{_side(loser)} ran out of time"))
+        return True
+
+    # -- engines ---------------------------------------------------------------------------------
+
+    def _request(self, level: int, *, movetime: float | None = None) -> ThinkRequest:
+        turn = self.board.turn
+        control = self.clock.control
+        time_left = other_time = None
+        if control.enabled and movetime is None:
+            now = self.services.now()
+            time_left = self.clock.time_left(turn, now)[0].total_seconds()
+            other_time = self.clock.time_left(turn.other, now)[0].total_seconds()
+        return ThinkRequest(
+            start_sfen=self.board.starting_sfen,
+            moves=tuple(m.usi() for m in self.board.move_stack),
+            level=level,
+            time_left=time_left,
+            other_time=other_time,
+            byoyomi=control.byoyomi.total_seconds(),
+            increment=control.increment.total_seconds(),
+            movetime=movetime,
+            rule=self.board.entering_king_rule.value,
+            seed=secrets.randbits(32),
+            game_id=self.id,
+        )
+
+    def _start_engine_if_needed(self) -> None:
+        if self.outcome is not None or self.status != "playing":
+            return
+        seat = self.seats[self.board.turn]
+        if not seat.is_engine:
+            return
+        thinker = self.services.usi if seat.kind == "usi" else self.services.engines
+        self.thinking = True
+        generation = self.generation
+        request = self._request(seat.level or 1)
+        self._engine_task = asyncio.create_task(self._engine_move(thinker, request, generation))
+
+    async def _engine_move(self, thinker: Thinker | None, request: ThinkRequest, generation: int) -> None:
+        error: EngineError | None = None
+        result: ThinkResult | None = None
+        try:
+            if thinker is None:
+                raise EngineError("no engine is available on this server")
+            result = await thinker.think(request)
+        except EngineError as failure:
+            log.warning("game %s: engine failed: %s", self.id, failure)
+            error = failure
+        async with self.lock:
+            if generation != self.generation or self.outcome is not None:
+                return  # the position changed meanwhile (undo, resignation, time)
+            self.thinking = False
+            if await self._flag_if_needed():
+                return
+            engine = self.board.turn
+            side = _side(engine)
+            if error is not None or result is None:
+                await self._finish(Outcome(Termination.RESIGNATION, engine.other, f"{side}'s engine failed: {error}"))
+            elif result.illegal is not None:
+                detail = f"{side}: illegal move {result.illegal}"
+                await self._finish(Outcome(Termination.ILLEGAL_MOVE, engine.other, detail))
+            elif result.declare_win:
+                if self.board.can_declare_win():
+                    await self._finish(self.board.declare_win())
+                else:
+                    _, reason = rules.declaration_result(self.board, self.board.entering_king_rule)
+                    detail = f"{side}: failed declaration ({reason})"
+                    await self._finish(Outcome(Termination.ILLEGAL_MOVE, engine.other, detail))
+            elif result.move is None:
+                await self._finish(Outcome(Termination.RESIGNATION, engine.other, f"{side} resigned"))
+            else:
+                try:
+                    move = self.board.parse_usi(result.move)
+                except (InvalidMoveError, IllegalMoveError) as refused:
+                    await self._finish(Outcome(Termination.ILLEGAL_MOVE, engine.other, f"{_side(engine)}: {refused}"))
+                    return
+                await self._apply(move)
+
+    def activate(self) -> None:
+        """After loading: arm the clock and let an engine move if it is its turn."""
+        self._schedule_flag()
+        self._start_engine_if_needed()
+
+    async def check_time(self) -> None:
+        """End the game now if the side to move has run out of time."""
+        async with self.lock:
+            await self._flag_if_needed()
+
+    def close(self) -> None:
+        """Stop timers and tasks (server shutdown)."""
+        if self._flag_handle is not None:
+            self._flag_handle.cancel()
+        for task in (self._engine_task, self._hint_task):
+            if task is not None:
+                task.cancel()
+
+
+class RoomManager:
+    """All rooms: created on request, loaded from the store on first use."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.rooms: dict[str, GameRoom] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    async def get(self, game_id: str) -> GameRoom | None:
+        """The room of *game_id*, loading it if needed; None for an unknown id."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return room
+        if not isinstance(game_id, str) or not 4 <= len(game_id) <= 32:
+            return None
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(game_id)
+            if room is None:
+                store = self.services.store
+                stored = await store.run(store.store.load, game_id)
+                if stored is None:
+                    self._loading.pop(game_id, None)
+                    return None
+                room = GameRoom(stored, self.services)
+                self.rooms[game_id] = room
+                room.activate()
+                await room.check_time()
+        self._loading.pop(game_id, None)
+        return room
+
+    async def create(self, setup: NewGame) -> tuple[GameRoom, str]:
+        """Start a game; returns the room and the creator's token."""
+        token = secrets.token_urlsafe(18)
+        me = setup.color
+        seats = [Seat("human"), Seat("human")]
+        if setup.mode != "local":
+            seats[me].name = setup.name
+        tokens: list[str | None] = [token, token]
+        status = "playing"
+        if setup.mode == "computer":
+            seats[me.other] = Seat(setup.opponent, level=setup.level if setup.opponent == "engine" else None)
+            tokens[me.other] = None
+        elif setup.mode == "friend":
+            seats[me.other] = Seat("human")
+            tokens[me.other] = None
+            status = "waiting"
+        board = setup.board()
+        clock = Clock(setup.time_control)
+        now = self.services.now()
+        if status == "playing":
+            clock.start(board.turn, now)
+        game_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        stored = StoredGame(
+            id=game_id,
+            start_sfen=setup.start_sfen,
+            settings={"mode": setup.mode, "rule": setup.rule.value},
+            seats=[s.to_json() for s in seats],
+            tokens=tokens,
+            status=status,
+            clock=clock.to_json(),
+            created_at=now,
+            moves=[(usi, 0) for usi in setup.moves],
+        )
+        store = self.services.store
+        await store.run(store.store.create, stored)
+        room = GameRoom(stored, self.services)
+        self.rooms[game_id] = room
+        room.activate()
+        return room, token
+
+    async def restore(self, previous_alive: float | None) -> int:
+        """After a restart: charge each running clock up to *previous_alive* (the last heartbeat of
+        the previous run; downtime is free) and load the games where the server must act (an
+        engine to move, a clock to watch).  Returns the number of games loaded."""
+        store = self.services.store
+        now = self.services.now()
+        if previous_alive is not None:
+            await store.run(store.store.pause_clocks, previous_alive, now, _pause_stored_clock)
+        loaded = 0
+        for game_id in await store.run(store.store.in_progress):
+            room = await self.get(game_id)
+            if room is not None:
+                loaded += 1
+        return loaded
+
+    def close(self) -> None:
+        """Stop every room's timers and tasks."""
+        for room in self.rooms.values():
+            room.close()
+
+
+def _pause_stored_clock(data: dict[str, Any], until: float, now: float) -> dict[str, Any]:
+    if not data or data.get("running") is None:
+        return data
+    try:
+        clock = Clock.from_json(data)
+    except ShogibanError:
+        return data
+    except ValueError:
+        return data
+    clock.pause(min(until, now))
+    clock.resume(now)
+    return clock.to_json()

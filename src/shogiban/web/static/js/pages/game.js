@@ -1,0 +1,305 @@
+// The game page: the board, both players with their clocks, the move list and the actions.
+// Everything about the game comes from the server over the websocket (net.js); this module turns
+// clicks into requests and renders the state (state.js, render.js).
+
+import { createBoard } from "../board.js";
+import { currentLanguage, onLanguageChange, t } from "../i18n.js";
+import { GameSocket } from "../net.js";
+import { renderMoveList, renderPlayerBar, resultReason, resultTitle, statusOf } from "../render.js";
+import { boardProps, initialState, isHandicap, reduce, resultView } from "../state.js";
+import { icon } from "../icons.js";
+import { api, copyText, errorText, h, postJson, rememberGame, sideName, toast, fill } from "../util.js";
+
+const MOVE_ERRORS = new Set([
+  "illegal_move", "invalid_move", "stale_ply", "not_your_turn", "spectator", "game_over", "waiting",
+  "nifu", "uchifuzume", "dead_piece", "self_check", "occupied", "no_piece", "not_your_piece",
+  "bad_piece_move", "cannot_promote", "no_piece_in_hand",
+]);
+
+export async function mount(root) {
+  const gameId = document.body.dataset.gameId;
+  let state = initialState(gameId);
+  let connection = "connecting";
+  let userFlipped = null;
+  let token = null;
+  let confirmingResign = false;
+  let resultShownFor = null;
+
+  // -- skeleton ------------------------------------------------------------------------------
+  const barTop = h("div", { class: "player-bar top" });
+  const barBottom = h("div", { class: "player-bar bottom" });
+  const boardEl = h("div", { class: "board-host", id: "board" });
+  const statusLine = h("p", { class: "status-line", role: "status", "aria-live": "polite" });
+  const hintLine = h("p", { class: "hint-line", hidden: true });
+  const connectionLine = h("p", { class: "connection-line", hidden: true });
+  const joinCard = h("div", { class: "card join-card", hidden: true });
+  const inviteCard = h("div", { class: "card invite-card", hidden: true });
+  const actions = h("div", { class: "actions" });
+  const moveList = h("ol", { class: "move-list", "aria-label": t("game.moves") });
+  const movesTitle = h("h2", { class: "card-title" });
+  const tools = h("div", { class: "card tools-card" });
+  const moveInput = h("input", {
+    type: "text", name: "usi", autocomplete: "off", spellcheck: "false", inputmode: "latin",
+    class: "move-input", maxlength: 8,
+  });
+  const moveForm = h("form", { class: "move-form" }, moveInput, h("button", { type: "submit", class: "btn" }));
+  const dialog = h("dialog", { class: "result-dialog" });
+
+  fill(root, h("div", { class: "game-layout" },
+    h("section", { class: "board-column" }, barTop, boardEl, barBottom),
+    h("aside", { class: "side-column" },
+      h("div", { class: "card status-card" }, statusLine, hintLine, connectionLine),
+      joinCard,
+      inviteCard,
+      actions,
+      h("div", { class: "card moves-card" }, movesTitle, moveList, moveForm),
+      tools)),
+  dialog);
+
+  const board = createBoard(boardEl, {
+    interactive: false,
+    language: currentLanguage(),
+    onMove(usi) {
+      if (!state.position) return;
+      socket.send({ type: "move", usi, ply: state.position.ply });
+    },
+  });
+
+  const socket = new GameSocket(gameId, {
+    onMessage: receive,
+    onStatus(status) {
+      connection = status;
+      render();
+    },
+  });
+
+  moveForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const usi = moveInput.value.trim();
+    if (!usi || !state.position) return;
+    socket.send({ type: "move", usi, ply: state.position.ply });
+    moveInput.value = "";
+  });
+
+  // -- messages ------------------------------------------------------------------------------
+  function receive(message) {
+    if (message.type === "error") {
+      toast(errorText(message.code, message.message), "error");
+      if (MOVE_ERRORS.has(message.code) && state.position) board.setPosition(boardProps(state));
+      return;
+    }
+    if (message.type === "pong") return;
+    const before = state;
+    state = reduce(state, message, performance.now());
+    if (message.type === "state" || message.type === "move") {
+      syncBoard(before);
+      if (state.you) remember();
+    } else if (message.type === "hint") {
+      const props = boardProps(state);
+      if (props) board.setArrows(props.arrows);
+    }
+    render();
+    if (state.outcome && resultShownFor !== state.moves.length && before.loaded && !before.outcome) {
+      resultShownFor = state.moves.length;
+      showResult();
+    }
+  }
+
+  function syncBoard(before) {
+    const props = boardProps(state);
+    if (!props) return;
+    if (userFlipped === null && before.you !== state.you) board.setFlipped(state.you === "w");
+    board.setInteractive(!!state.can.move);
+    board.setPosition(props);
+  }
+
+  function remember() {
+    const opponent = state.game.mode === "computer"
+      ? playerLabel(state.you === "b" ? "w" : "b")
+      : t(state.game.mode === "local" ? "play.local" : "play.friend");
+    rememberGame({ id: gameId, mode: state.game.mode, color: state.you, label: opponent, over: !!state.outcome });
+  }
+
+  function playerLabel(color) {
+    const seat = state.game.players[color];
+    if (seat.kind === "engine") return t("player.computer", { level: seat.level });
+    return seat.name || t("player.usi");
+  }
+
+  // -- rendering -----------------------------------------------------------------------------
+  function render() {
+    const status = statusOf(state, connection);
+    statusLine.textContent = status.text;
+    statusLine.dataset.kind = status.kind;
+    connectionLine.hidden = connection === "open" || connection === "gone" || !state.loaded;
+    connectionLine.textContent = t("status.reconnecting");
+    movesTitle.textContent = t("game.moves");
+    moveInput.placeholder = t("game.move_input");
+    moveInput.setAttribute("aria-label", t("game.move_input"));
+    moveForm.querySelector("button").textContent = t("game.send");
+    moveForm.hidden = !state.can.move;
+    if (!state.loaded) return;
+    renderBars();
+    renderHint();
+    renderJoin();
+    renderInvite();
+    renderActions();
+    renderMoveList(moveList, state);
+    renderTools();
+    document.title = `${status.text} · shogiban`;
+  }
+
+  function renderBars() {
+    const bottom = board.flipped ? "w" : "b";
+    const now = performance.now();
+    renderPlayerBar(barBottom, state, bottom, now);
+    renderPlayerBar(barTop, state, bottom === "b" ? "w" : "b", now);
+  }
+
+  function renderHint() {
+    const hint = state.hint;
+    hintLine.hidden = !hint;
+    if (hint) hintLine.textContent = hint.usi ? t("game.hint_text", { move: hint.label || hint.usi }) : t("game.hint_none");
+  }
+
+  function renderJoin() {
+    joinCard.hidden = !state.can.join;
+    if (!state.can.join) return;
+    const open = state.game.players.b.joined ? "w" : "b";
+    fill(joinCard,
+      h("p", { text: t("game.join_prompt", { side: sideName(open, isHandicap(state)) }) }),
+      h("div", { class: "row" },
+        h("button", { class: "btn primary", id: "join-button", onclick: join, text: t("game.join") }),
+        h("button", { class: "btn", onclick: () => { joinCard.hidden = true; }, text: t("game.watch") })),
+    );
+  }
+
+  function renderInvite() {
+    const waiting = state.game.mode === "friend" && state.you &&
+      Object.values(state.game.players).some((p) => p.kind === "human" && !p.joined);
+    inviteCard.hidden = !waiting;
+    if (!waiting) return;
+    const link = `${location.origin}/game/${gameId}`;
+    fill(inviteCard,
+      h("h2", { class: "card-title", text: t("game.invite_title") }),
+      h("p", { text: t("game.invite_text") }),
+      linkRow(link, "invite-link"),
+    );
+  }
+
+  function linkRow(link, id) {
+    const input = h("input", { type: "text", readonly: true, value: link, class: "link-input", id });
+    input.addEventListener("focus", () => input.select());
+    return h("div", { class: "row link-row" }, input,
+      h("button", {
+        class: "btn", type: "button", text: t("game.copy_link"),
+        onclick: async () => toast(t((await copyText(link)) ? "game.copied" : "game.copy_failed")),
+      }));
+  }
+
+  function renderActions() {
+    const can = state.can;
+    const buttons = [];
+    if (can.declare) {
+      buttons.push(h("button", { class: "btn declare", id: "declare-button", text: t("game.declare"),
+        onclick: () => socket.send({ type: "declare", ply: state.position.ply }) }));
+    }
+    if (can.hint) {
+      buttons.push(h("button", { class: "btn", id: "hint-button", text: t("game.hint"),
+        onclick: () => { socket.send({ type: "hint", ply: state.position.ply }); hintLine.hidden = false; hintLine.textContent = t("game.hint_wait"); } }));
+    }
+    if (can.undo) {
+      buttons.push(h("button", { class: "btn", id: "undo-button", text: t("game.undo"),
+        onclick: () => socket.send({ type: "undo", ply: state.position.ply }) }));
+    }
+    if (can.resign) {
+      if (confirmingResign) {
+        buttons.push(h("span", { class: "confirm" },
+          h("span", { text: t("game.resign_confirm") }),
+          h("button", { class: "btn danger", id: "resign-yes", text: t("game.yes"),
+            onclick: () => { confirmingResign = false; socket.send({ type: "resign" }); render(); } }),
+          h("button", { class: "btn", text: t("game.no"), onclick: () => { confirmingResign = false; render(); } })));
+      } else {
+        buttons.push(h("button", { class: "btn", id: "resign-button", text: t("game.resign"),
+          onclick: () => { confirmingResign = true; render(); } }));
+      }
+    }
+    buttons.push(h("button", { class: "btn ghost", id: "flip-button", text: t("game.flip"), title: t("game.flip"),
+      onclick: () => { userFlipped = !board.flipped; board.setFlipped(userFlipped); render(); } }));
+    fill(actions, ...buttons);
+  }
+
+  function renderTools() {
+    const downloads = ["kif", "ki2", "csa", "sfen"].map((fmt) => h("a", {
+      class: "btn small", href: `/api/games/${gameId}/record.${fmt}`, download: "", dataset: { format: fmt },
+      text: fmt.toUpperCase(),
+    }));
+    const parts = [
+      h("h2", { class: "card-title", text: t("game.record") }),
+      h("div", { class: "row wrap" }, h("span", { class: "muted", text: t("game.download") }), ...downloads),
+      h("div", { class: "row wrap" },
+        h("a", { class: "btn small", href: `/record?game=${encodeURIComponent(gameId)}`, text: t("game.view_record") }),
+        h("a", { class: "btn small", href: "/", text: t("game.new_game") })),
+    ];
+    if (state.game.mode === "friend") {
+      parts.push(h("details", { class: "share" },
+        h("summary", { text: t("game.share") }),
+        h("p", { class: "muted", text: t("game.share_text") }),
+        linkRow(`${location.origin}/game/${gameId}`, "share-link"),
+        token && state.you ? h("p", { class: "muted", text: t("game.private_text") }) : null,
+        token && state.you ? linkRow(`${location.origin}/game/${gameId}?token=${token}`, "private-link") : null));
+    }
+    if (state.spectators) parts.push(h("p", { class: "muted", text: t("game.spectators", { n: state.spectators }) }));
+    fill(tools, ...parts);
+  }
+
+  function showResult() {
+    const result = resultView(state);
+    if (!result) return;
+    dialog.dataset.kind = result.kind;
+    fill(dialog, h("form", { method: "dialog", class: "result-box" },
+      h("p", { class: "result-mark" }, icon(result.kind === "win" ? "trophy" : "piece", "icon result-icon")),
+      h("h2", { class: "result-title", text: resultTitle(state) }),
+      h("p", { class: "result-reason", text: resultReason(state) }),
+      h("div", { class: "row wrap center" },
+        h("a", { class: "btn primary", href: "/", text: t("game.new_game") }),
+        h("a", { class: "btn", href: `/record?game=${encodeURIComponent(gameId)}`, text: t("game.view_record") }),
+        h("a", { class: "btn", href: `/api/games/${gameId}/record.kif`, download: "", text: t("game.download_kif") }),
+        h("button", { class: "btn ghost", value: "close", text: t("game.close") }))));
+    if (typeof dialog.showModal === "function" && !dialog.open) dialog.showModal();
+  }
+
+  async function join() {
+    try {
+      const answer = await postJson(`/api/games/${gameId}/join`, {});
+      token = answer.token;
+      socket.send({ type: "hello", token: answer.token });
+      toast(t("game.joined", { side: sideName(answer.color, isHandicap(state)) }));
+    } catch (error) {
+      toast(errorText(error.code, error.message), "error");
+    }
+  }
+
+  // The player's own token (for the private link); spectators get none.
+  api(`/api/games/${gameId}`).then((body) => {
+    token = body.token || null;
+    if (state.loaded) render();
+  }).catch((error) => {
+    if (error.code === "unknown_game") {
+      connection = "gone";
+      render();
+    }
+  });
+
+  setInterval(() => {
+    if (state.loaded && state.clock && state.clock.enabled && !state.outcome) renderBars();
+  }, 200);
+
+  onLanguageChange((language) => {
+    board.setLanguage(language);
+    render();
+    if (dialog.open) showResult();
+  });
+  render();
+}
+

@@ -1,0 +1,145 @@
+// Rendering of the game page's parts from the state (see state.js): player bars, clocks, the
+// status line, the move list and the result.  Input handling lives in pages/game.js.
+
+import { t } from "./i18n.js";
+import { clockView, isHandicap, loserOf, myColor, resultView } from "./state.js";
+import { formatClock, h, sideMark, sideName, fill } from "./util.js";
+
+/** The name shown for a seat. */
+export function playerName(state, color) {
+  const seat = state.game.players[color];
+  const mine = myColor(state) === color;
+  if (seat.kind === "engine") return t("player.computer", { level: seat.level });
+  if (seat.kind === "usi") return seat.name || t("player.usi");
+  if (state.game.mode === "local") return seat.name || sideName(color, isHandicap(state));
+  if (mine) return t("player.you");
+  if (!seat.joined) return t("player.open");
+  return seat.name || t("player.friend");
+}
+
+/** Fill a player bar: mark, side, name, presence, clock. */
+export function renderPlayerBar(bar, state, color, now) {
+  const seat = state.game.players[color];
+  const toMove = state.position && state.position.turn === color && !state.outcome;
+  bar.classList.toggle("to-move", !!toMove);
+  bar.dataset.color = color;
+  const presence = seat.kind === "human" && state.game.mode === "friend"
+    ? h("span", {
+      class: `presence ${seat.online ? "online" : "offline"}`,
+      title: t(seat.online ? "player.online" : "player.offline"),
+      "aria-label": t(seat.online ? "player.online" : "player.offline"),
+    })
+    : null;
+  const thinking = toMove && state.thinking && seat.kind !== "human"
+    ? h("span", { class: "thinking-dots", "aria-hidden": "true" }, h("i"), h("i"), h("i"))
+    : null;
+  fill(bar,
+    h("span", { class: `side-mark side-${color}`, "aria-hidden": "true" }, sideMark(color)),
+    h("span", { class: "player-text" },
+      h("span", { class: "player-side", text: sideName(color, isHandicap(state)) }),
+      h("span", { class: "player-name", text: playerName(state, color) })),
+    presence,
+    thinking,
+    h("span", { class: "spacer" }),
+    renderClock(state, color, now),
+  );
+}
+
+/** A clock element for one side (empty when there is no clock). */
+export function renderClock(state, color, now) {
+  const view = clockView(state, color, now);
+  if (!view.enabled) return h("span", { class: "clock clock-none" });
+  const text = view.inByoyomi ? formatClock(view.byoyomi) : formatClock(view.main);
+  const node = h("span", {
+    class: `clock${view.running ? " running" : ""}${view.low ? " low" : ""}${view.inByoyomi ? " byoyomi" : ""}`,
+    dataset: { color },
+    role: "timer",
+  });
+  if (view.inByoyomi) node.append(h("small", { text: t("clock.byoyomi") }));
+  node.append(h("span", { class: "clock-time", text }));
+  return node;
+}
+
+/** The status line's text and kind ("turn", "wait", "check", "over", ...). */
+export function statusOf(state, connection) {
+  if (connection === "gone") return { kind: "error", text: t("status.gone") };
+  if (!state.loaded) return { kind: "wait", text: t("status.loading") };
+  const handicap = isHandicap(state);
+  const result = resultView(state);
+  if (result) return { kind: "over", text: resultTitle(state) };
+  if (state.game && state.can.join) {
+    const open = state.game.players.b.joined ? "w" : "b";
+    return { kind: "invite", text: t("status.join", { side: sideName(open, handicap) }) };
+  }
+  if (state.game && Object.values(state.game.players).some((p) => p.kind === "human" && !p.joined)) {
+    return { kind: "wait", text: t(state.you ? "status.waiting" : "status.waiting_spectator") };
+  }
+  const turn = state.position.turn;
+  let text;
+  let kind = "wait";
+  if (state.can.move) {
+    text = state.you === "both" ? t("status.to_move", { side: sideName(turn, handicap) }) : t("status.your_move");
+    kind = "turn";
+  } else if (state.thinking) {
+    text = t("status.thinking");
+  } else if (state.you) {
+    text = t("status.opponent_move");
+  } else {
+    text = t("status.to_move", { side: sideName(turn, handicap) });
+  }
+  if (state.position.check) {
+    text = `${t("status.check")} ${text}`;
+    kind = kind === "turn" ? "check" : kind;
+  }
+  return { kind, text };
+}
+
+/** "You won", "☗ Sente wins", "Draw" ... */
+export function resultTitle(state) {
+  const result = resultView(state);
+  if (!result) return "";
+  if (result.kind === "win") return t("result.win");
+  if (result.kind === "loss") return t("result.loss");
+  if (result.kind === "draw") return t("result.draw");
+  if (result.winner) return t("result.side_wins", { side: sideName(result.winner, isHandicap(state)) });
+  return t("result.over");
+}
+
+/** Why the game ended, in words. */
+export function resultReason(state) {
+  const outcome = state.outcome;
+  if (!outcome) return "";
+  const handicap = isHandicap(state);
+  const loser = loserOf(outcome);
+  const params = {
+    winner: outcome.winner ? sideName(outcome.winner, handicap) : "",
+    loser: loser ? sideName(loser, handicap) : "",
+  };
+  let key = `end.${outcome.termination}`;
+  if (outcome.termination === "entering_king" && !outcome.winner) key = "end.entering_king_draw";
+  if (outcome.termination === "impasse" && !outcome.winner) key = "end.impasse_draw";
+  let text = t(key, params);
+  if (outcome.termination === "illegal_move" && outcome.detail) text += ` (${outcome.detail})`;
+  if (outcome.termination === "resignation" && /engine failed/.test(outcome.detail || "")) text = t("end.engine_failed", params);
+  return text;
+}
+
+/** The move list: numbered KI2 entries, the last one marked. */
+export function renderMoveList(list, state) {
+  const items = state.moves.map((move) => h("li", {
+    class: move.ply === state.moves.length ? "current" : null,
+    dataset: { ply: move.ply },
+  },
+  h("span", { class: "ply", text: String(move.ply) }),
+  h("span", { class: "label", lang: "ja", text: move.label }),
+  move.spent_ms >= 1000 ? h("span", { class: "spent", text: formatClock(move.spent_ms) }) : null));
+  if (state.outcome) {
+    items.push(h("li", { class: "result-entry" }, h("span", { class: "ply" }), h("span", { class: "label", text: resultTitle(state) })));
+  }
+  if (!items.length) items.push(h("li", { class: "empty", text: t("game.no_moves") }));
+  fill(list, ...items);
+  const last = list.lastElementChild;
+  if (last && typeof last.scrollIntoView === "function") {
+    list.scrollTop = list.scrollHeight;
+  }
+}

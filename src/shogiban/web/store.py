@@ -1,0 +1,284 @@
+"""Game storage with SQLAlchemy: SQLite by default, any SQLAlchemy URL (PostgreSQL, ...) by choice.
+
+Every move is written as it is played, with the clock, so a restarted server carries on with
+every game.  The methods are synchronous; the server calls them through :class:`AsyncStore`, on
+one worker thread, so the event loop never waits for the database.
+
+>>> store = GameStore("sqlite://")
+>>> store.create(StoredGame(id="g1", start_sfen="lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+...     settings={}, seats=[{"kind": "human"}, {"kind": "engine", "level": 1}], tokens=["t", None],
+...     status="playing", clock={}, created_at=0.0))
+>>> store.append_move("g1", 1, "7g7f", 1500, {"remaining": [60, 60]})
+>>> store.load("g1").moves
+[('7g7f', 1500)]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+from sqlalchemy import JSON, Float, ForeignKey, Integer, String, create_engine, delete, event, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the models."""
+
+
+class GameRow(Base):
+    """One game: set-up, seats, tokens, status and the clock as of the last change."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float)
+    start_sfen: Mapped[str] = mapped_column(String(200))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    black_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    white_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    clock: Mapped[dict[str, Any]] = mapped_column(JSON)
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class MoveRow(Base):
+    """One move of a game."""
+
+    __tablename__ = "moves"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    usi: Mapped[str] = mapped_column(String(8))
+    spent_ms: Mapped[int] = mapped_column(Integer)
+    played_at: Mapped[float] = mapped_column(Float)
+
+
+class ServerRow(Base):
+    """Server-wide values: the last time the server was known to be alive."""
+
+    __tablename__ = "server"
+
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[float] = mapped_column(Float)
+
+
+@dataclass
+class StoredGame:
+    """A game as stored: everything needed to rebuild its room."""
+
+    id: str
+    start_sfen: str
+    settings: dict[str, Any]
+    seats: list[dict[str, Any]]
+    tokens: list[str | None]
+    status: str
+    clock: dict[str, Any]
+    created_at: float
+    outcome: dict[str, Any] | None = None
+    moves: list[tuple[str, int]] = field(default_factory=list)
+    """``(usi, milliseconds spent)`` per move."""
+
+
+def default_database_url() -> str:
+    """``$SHOGIBAN_DB`` if set, else a SQLite file in the per-user data directory (or
+    ``./shogiban.sqlite3`` when that directory cannot be created)."""
+    env = os.environ.get("SHOGIBAN_DB")
+    if env:
+        return env
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    folder = base / "shogiban"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return "sqlite:///shogiban.sqlite3"
+    return f"sqlite:///{folder / 'shogiban.sqlite3'}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL lets readers run beside the writer; NORMAL sync is durable across a process crash
+    # (a power cut may lose the last moves, never corrupt the file).
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    """A SQLAlchemy engine for *url*, tuned for SQLite when it is one."""
+    if url.startswith("sqlite"):
+        memory = url in ("sqlite://", "sqlite:///:memory:")
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False},
+            poolclass=StaticPool if memory else None,
+        )
+        if not memory:
+            event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class GameStore:
+    """Synchronous access to the games.
+
+    :param url: a SQLAlchemy URL (``sqlite:///games.sqlite3``, ``postgresql+psycopg://...``).
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        Base.metadata.create_all(self.engine)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        """Release the connections."""
+        self.engine.dispose()
+
+    def create(self, game: StoredGame) -> None:
+        """Store a new game (with its moves, if it starts from a record)."""
+        now = time.time()
+        with self._session.begin() as session:
+            session.add(
+                GameRow(
+                    id=game.id, created_at=game.created_at, updated_at=now, start_sfen=game.start_sfen,
+                    settings=game.settings, seats=game.seats, black_token=game.tokens[0],
+                    white_token=game.tokens[1], status=game.status, outcome=game.outcome, clock=game.clock,
+                    ply=len(game.moves),
+                )
+            )
+            session.flush()
+            for ply, (usi, spent) in enumerate(game.moves, 1):
+                session.add(MoveRow(game_id=game.id, ply=ply, usi=usi, spent_ms=spent, played_at=now))
+
+    def load(self, game_id: str) -> StoredGame | None:
+        """The game *game_id* with its moves, or None."""
+        with self._session() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                return None
+            moves = session.execute(
+                select(MoveRow.usi, MoveRow.spent_ms).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
+            ).all()
+            return StoredGame(
+                id=row.id, start_sfen=row.start_sfen, settings=dict(row.settings), seats=list(row.seats),
+                tokens=[row.black_token, row.white_token], status=row.status, clock=dict(row.clock),
+                created_at=row.created_at, outcome=row.outcome, moves=[(m.usi, m.spent_ms) for m in moves],
+            )
+
+    def append_move(
+        self, game_id: str, ply: int, usi: str, spent_ms: int, clock: dict[str, Any], *,
+        status: str | None = None, outcome: dict[str, Any] | None = None,
+    ) -> None:
+        """Record move number *ply* and the clock after it (and the end, if it ended the game)."""
+        now = time.time()
+        values: dict[str, Any] = {"clock": clock, "ply": ply, "updated_at": now}
+        if status is not None:
+            values["status"] = status
+            values["outcome"] = outcome
+        with self._session.begin() as session:
+            session.add(MoveRow(game_id=game_id, ply=ply, usi=usi, spent_ms=spent_ms, played_at=now))
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+
+    def truncate(self, game_id: str, ply: int, clock: dict[str, Any]) -> None:
+        """Delete the moves after *ply* (undo) and store the clock; the game goes on."""
+        with self._session.begin() as session:
+            session.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply > ply))
+            session.execute(
+                update(GameRow).where(GameRow.id == game_id).values(
+                    ply=ply, clock=clock, status="playing", outcome=None, updated_at=time.time()
+                )
+            )
+
+    def update(self, game_id: str, **values: Any) -> None:
+        """Set columns of a game (``status``, ``outcome``, ``clock``, ``seats``, tokens)."""
+        values["updated_at"] = time.time()
+        with self._session.begin() as session:
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+
+    def claim_seat(
+        self, game_id: str, color: int, token: str, seats: list[dict[str, Any]], clock: dict[str, Any]
+    ) -> bool:
+        """Give the open seat *color* to *token*, unless someone took it first; True on success."""
+        column = GameRow.black_token if color == 0 else GameRow.white_token
+        with self._session.begin() as session:
+            result = session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, column.is_(None))
+                .values({column: token, "seats": seats, "status": "playing", "clock": clock, "updated_at": time.time()})
+            )
+            return bool(getattr(result, "rowcount", 0))
+
+    def in_progress(self) -> list[str]:
+        """Ids of the games not over."""
+        with self._session() as session:
+            return list(session.scalars(select(GameRow.id).where(GameRow.status != "over")))
+
+    def heartbeat(self, now: float) -> None:
+        """Note that the server is alive at *now*."""
+        with self._session.begin() as session:
+            row = session.get(ServerRow, "alive")
+            if row is None:
+                session.add(ServerRow(key="alive", value=now))
+            else:
+                row.value = now
+
+    def last_heartbeat(self) -> float | None:
+        """When the server was last known alive (before this run), or None."""
+        with self._session() as session:
+            row = session.get(ServerRow, "alive")
+            return None if row is None else row.value
+
+    def pause_clocks(
+        self, until: float, now: float, pause: Callable[[dict[str, Any], float, float], dict[str, Any]]
+    ) -> int:
+        """After a restart: for each running clock charge the time up to *until* (the last
+        heartbeat) and restart the turn at *now*; *pause* transforms one stored clock.  Returns
+        how many games were adjusted."""
+        count = 0
+        with self._session.begin() as session:
+            for row in session.scalars(select(GameRow).where(GameRow.status == "playing")):
+                clock = pause(dict(row.clock), until, now)
+                if clock != row.clock:
+                    row.clock = clock
+                    count += 1
+        return count
+
+
+class AsyncStore:
+    """Runs :class:`GameStore` calls on one worker thread, in order, from the event loop."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="shogiban-store")
+
+    async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Call *function* (a bound :class:`GameStore` method) on the store thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, lambda: function(*args, **kwargs))
+
+    def close(self) -> None:
+        """Finish pending writes and close the database."""
+        self._executor.shutdown(wait=True)
+        self.store.close()

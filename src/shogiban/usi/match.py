@@ -1,0 +1,406 @@
+"""Engine matches: two players, N games with alternating colours, adjudicated by the rules core.
+
+Adjudication (``Board(tournament=True)``): checkmate or no legal move, four-fold repetition (a
+draw) and perpetual check (a loss for the checker), an illegal move (a loss, recorded with its
+reason), ``bestmove win`` checked by the entering-king rule (a failed declaration loses),
+resignation, the move limit (a draw), and the clock.
+
+Clock: each side has ``main`` seconds, plus ``byoyomi`` per move once the main time is gone, plus
+``increment`` credited for each move (sent as ``binc``/``winc``, not included in ``btime``/
+``wtime``, as USI wants).  A move that took longer than main + increment + byoyomi + *tolerance*
+loses on time; the tolerance (default 0.5 s) absorbs process and pipe latency on a loaded
+machine.  An engine that does not answer is sent ``stop``, then killed, and loses on time; one
+that crashes loses the game (recorded as 反則負け with a comment), and is restarted for the next.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from shogiban.board import Board
+from shogiban.errors import EngineError, EngineTerminatedError
+from shogiban.kifu import Game, GameNode, Headers, Result, ResultKind, write_game
+from shogiban.kifu.results import result_from_outcome
+from shogiban.move import Move
+from shogiban.outcome import EnteringKingRule, Outcome, Termination
+from shogiban.pieces import Color
+from shogiban.sfen import STARTING_SFEN
+from shogiban.usi.elo import EloEstimate, elo_estimate
+from shogiban.usi.model import Limit
+from shogiban.usi.players import Player
+from shogiban.usi.wire import EngineMoveError, parse_position
+
+SIDES = ("sente", "gote")
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """The clock and per-move limits of a match (seconds)."""
+
+    main: float = 0.0
+    """Main time per side."""
+    byoyomi: float = 0.0
+    """Byoyomi (秒読み) per move once the main time is spent."""
+    increment: float = 0.0
+    """Fischer increment per move."""
+    movetime: float | None = None
+    """A fixed time per move instead of a clock (``go movetime``)."""
+    depth: int | None = None
+    """A depth per move (``go depth``)."""
+    nodes: int | None = None
+    """A node count per move (``go nodes``)."""
+
+    def has_clock(self) -> bool:
+        """Whether a game clock runs (main time, byoyomi or increment)."""
+        return self.main > 0 or self.byoyomi > 0 or self.increment > 0
+
+    def limit(self, clocks: Sequence[float]) -> Limit:
+        """The ``go`` limit with *clocks* (sente's and gote's main time left)."""
+        clock = self.has_clock()
+        return Limit(
+            time=self.movetime,
+            depth=self.depth,
+            nodes=self.nodes,
+            btime=clocks[0] if clock else None,
+            wtime=clocks[1] if clock else None,
+            byoyomi=self.byoyomi if clock and (self.byoyomi or not self.increment) else None,
+            binc=self.increment if self.increment else None,
+            winc=self.increment if self.increment else None,
+        )
+
+    def allowance(self, left: float) -> float | None:
+        """The longest a move may take with *left* main time, or None without a time limit."""
+        if self.has_clock():
+            return left + self.increment + self.byoyomi
+        return self.movetime
+
+    def describe(self) -> str:
+        """For headers and logs, e.g. ``60 s + 1 s byoyomi``."""
+        parts = []
+        if self.has_clock():
+            parts.append(f"{self.main:g} s")
+            if self.byoyomi:
+                parts.append(f"{self.byoyomi:g} s byoyomi")
+            if self.increment:
+                parts.append(f"{self.increment:g} s increment")
+        if self.movetime is not None:
+            parts.append(f"{self.movetime:g} s per move")
+        if self.depth is not None:
+            parts.append(f"depth {self.depth}")
+        if self.nodes is not None:
+            parts.append(f"{self.nodes} nodes")
+        return " + ".join(parts) or "no limit"
+
+
+@dataclass
+class GameResult:
+    """One finished game."""
+
+    number: int
+    """1-based game number."""
+    players: tuple[str, str]
+    """Names of sente and gote."""
+    outcome: Outcome
+    """How it ended (winner None for a draw)."""
+    game: Game
+    """The record, with times and the result."""
+    plies: int
+    """Moves played."""
+    path: Path | None = None
+    """Where the KIF was written, if anywhere."""
+
+    def winner_name(self) -> str | None:
+        """The winner's name, or None for a draw."""
+        return None if self.outcome.winner is None else self.players[self.outcome.winner]
+
+    def describe(self) -> str:
+        """One line: who won how."""
+        if self.outcome.winner is None:
+            verdict = "draw"
+        else:
+            verdict = f"{SIDES[self.outcome.winner]} ({self.players[self.outcome.winner]}) wins"
+        return f"{self.outcome.result()} {verdict}, {self.outcome.termination.value}: {self.outcome.detail}"
+
+
+def _loss(side: Color, termination: Termination, detail: str) -> Outcome:
+    return Outcome(termination, Color(side ^ 1), f"{SIDES[side]}: {detail}")
+
+
+def play_game(
+    players: tuple[Player, Player],
+    *,
+    start_sfen: str = STARTING_SFEN,
+    opening: Sequence[Move] = (),
+    time_control: TimeControl = TimeControl(byoyomi=1.0),
+    max_moves: int = 320,
+    entering_king_rule: EnteringKingRule = EnteringKingRule.POINTS_27,
+    tolerance: float = 0.5,
+    grace: float = 1.0,
+    number: int = 1,
+    headers: Headers | None = None,
+) -> GameResult:
+    """Play one game between *players* (sente first) and return its result and record.
+
+    :param opening: moves played before the engines take over (recorded, untimed).
+    :param max_moves: draw after this many plies.
+    :param tolerance: seconds a move may exceed its time before it loses on time.
+    :param grace: further seconds before a silent engine is sent ``stop`` (then killed).
+    """
+    board = Board(start_sfen, tournament=True, max_moves=max_moves, entering_king_rule=entering_king_rule)
+    game = Game(start_sfen, headers)
+    node: GameNode = game.root
+    for move in opening:
+        board.push_legal(move)
+        node = node.add_variation(move)
+    clocks = [time_control.main, time_control.main]
+    for player in players:
+        player.new_game()
+    outcome: Outcome | None = board.outcome()
+    elapsed = 0.0
+    while outcome is None:
+        side = board.turn
+        player = players[side]
+        limit = time_control.limit(clocks)
+        allowed = time_control.allowance(clocks[side])
+        timeout = None if allowed is None else allowed + tolerance + grace
+        start = time.monotonic()
+        try:
+            result = player.play(board, limit, timeout=timeout)
+        except EngineMoveError as error:
+            if error.move is not None:
+                board.push_legal(error.move)  # tournament mode: records the foul and its reason
+                outcome = board.outcome()
+            else:
+                outcome = _loss(side, Termination.ILLEGAL_MOVE, f"{player.name} sent an unreadable move {error.text!r}")
+            break
+        except EngineTerminatedError as error:
+            outcome = _loss(side, Termination.ABANDONED, f"{player.name} crashed ({error})")
+            break
+        except EngineError as error:
+            outcome = _loss(side, Termination.TIME_FORFEIT, f"{player.name} did not answer ({error})")
+            break
+        finally:
+            elapsed = time.monotonic() - start
+        if allowed is not None and elapsed > allowed + tolerance:
+            outcome = _loss(side, Termination.TIME_FORFEIT, f"{player.name} took {elapsed:.2f} s of {allowed:.2f} s")
+            break
+        if time_control.has_clock():
+            clocks[side] = max(0.0, clocks[side] + time_control.increment - elapsed)
+        if result.resigned:
+            outcome = _loss(side, Termination.RESIGNATION, f"{player.name} resigned")
+            break
+        if result.declared_win:
+            outcome = board.declare_win()
+            break
+        assert result.move is not None
+        board.push_legal(result.move)
+        if board.illegal_move is None:
+            node = node.add_variation(result.move)
+            node.elapsed = round(elapsed)
+        outcome = board.outcome()
+    assert outcome is not None
+    _finish_record(node, board, outcome, elapsed)
+    for index, player in enumerate(players):
+        verdict = "draw" if outcome.winner is None else ("win" if outcome.winner == index else "lose")
+        player.game_over(verdict)
+    names = (players[0].name, players[1].name)
+    return GameResult(number, names, outcome, game, len(board.move_stack))
+
+
+def _finish_record(node: GameNode, board: Board, outcome: Outcome, elapsed: float) -> None:
+    """Append the result to the record (the crash and unreadable-move cases as fouls)."""
+    t = outcome.termination
+    crashed = t in (Termination.ABANDONED, Termination.ILLEGAL_MOVE) and board.illegal_move is None
+    if crashed and outcome.winner is not None:
+        # A crash or an unreadable move: KIF has no word for it; 反則負け keeps the winner.
+        result = Result(ResultKind.ILLEGAL, outcome.winner, detail=outcome.detail)
+    else:
+        result = result_from_outcome(outcome, board.turn, board.illegal_move)
+    comment = outcome.detail
+    if t in (Termination.REPETITION, Termination.PERPETUAL_CHECK, Termination.CHECKMATE, Termination.NO_LEGAL_MOVES,
+             Termination.MAX_MOVES):
+        elapsed = 0.0
+    node.add_result(result, comment=comment, elapsed=round(elapsed))
+
+
+@dataclass
+class MatchScore:
+    """Wins, losses and draws of the first player against the second."""
+
+    first: str
+    second: str
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return self.wins + self.losses + self.draws
+
+    def add(self, result: GameResult) -> None:
+        """Count *result*."""
+        winner = result.winner_name()
+        if winner is None:
+            self.draws += 1
+        elif winner == self.first:
+            self.wins += 1
+        else:
+            self.losses += 1
+
+    def elo(self) -> EloEstimate:
+        """The Elo difference first minus second."""
+        return elo_estimate(self.wins, self.losses, self.draws)
+
+    def __str__(self) -> str:
+        points = self.wins + self.draws / 2
+        fraction = points / self.games if self.games else math.nan
+        return (f"Score of {self.first} vs {self.second}: {self.wins} - {self.losses} - {self.draws} "
+                f"[{fraction:.3f}] {self.games} games")
+
+
+@dataclass
+class MatchConfig:
+    """Everything about a match but the players."""
+
+    games: int = 2
+    time_control: TimeControl = field(default_factory=lambda: TimeControl(byoyomi=1.0))
+    max_moves: int = 320
+    handicap: str | None = None
+    """Handicap name (香落ち, ...): gote gives it and moves first."""
+    random_plies: int = 0
+    """Random opening plies (the same for both games of a pair)."""
+    openings: list[str] = field(default_factory=list)
+    """Opening positions as ``position`` arguments (``startpos moves ...``), used in turn."""
+    seed: int | None = None
+    entering_king_rule: EnteringKingRule = EnteringKingRule.POINTS_27
+    tolerance: float = 0.5
+    out: Path | None = None
+    """Directory for the KIF files."""
+
+
+def random_opening(board: Board, plies: int, rng: random.Random) -> list[Move]:
+    """*plies* random legal moves from *board* that do not end the game (fewer if none exist)."""
+    work = board.copy()
+    moves: list[Move] = []
+    for _ in range(plies):
+        candidates = sorted(work.legal_moves, key=Move.usi)
+        rng.shuffle(candidates)
+        for move in candidates:
+            work.push(move)
+            if work.outcome() is None:
+                moves.append(move)
+                break
+            work.pop()
+        else:
+            break
+    return moves
+
+
+class Match:
+    """Runs a match; :meth:`run` calls *report* with each line to print."""
+
+    def __init__(self, players: tuple[Player, Player], config: MatchConfig,
+                 report: Callable[[str], None] = print) -> None:
+        self.players = players
+        self.config = config
+        self.report = report
+        self.results: list[GameResult] = []
+        self.score = MatchScore(players[0].name, players[1].name)
+
+    def start_position(self) -> str:
+        """SFEN every game starts from (before openings)."""
+        if self.config.handicap:
+            return Board.from_handicap(self.config.handicap).sfen()
+        return STARTING_SFEN
+
+    def opening_for(self, pair: int) -> tuple[str, list[Move]]:
+        """Start SFEN and opening moves of the games of pair *pair* (games 2k+1 and 2k+2)."""
+        sfen = self.start_position()
+        moves: list[Move] = []
+        if self.config.openings:
+            board = parse_position(self.config.openings[pair % len(self.config.openings)])
+            sfen, moves = board.starting_sfen, board.move_stack
+        if self.config.random_plies:
+            seed = (self.config.seed if self.config.seed is not None else 0) * 100003 + pair
+            board = Board(sfen)
+            for move in moves:
+                board.push(move)
+            moves = moves + random_opening(board, self.config.random_plies, random.Random(seed))
+        return sfen, moves
+
+    def headers(self, black: str, white: str, handicap: bool) -> Headers:
+        """Record headers of one game."""
+        tc = self.config.time_control
+        headers = Headers()
+        headers["開始日時"] = datetime.datetime.now().strftime("%Y/%m/%d %H:%M:%S")
+        headers["棋戦"] = "shogiban match"
+        if tc.has_clock():
+            headers["持ち時間"] = f"{tc.main:g}秒" + (f"+{tc.increment:g}秒" if tc.increment else "")
+            if tc.byoyomi:
+                headers["秒読み"] = f"{tc.byoyomi:g}秒"
+        headers["下手" if handicap else "先手"] = black
+        headers["上手" if handicap else "後手"] = white
+        headers["備考"] = f"time control: {tc.describe()}; max moves: {self.config.max_moves}"
+        return headers
+
+    def run(self) -> MatchScore:
+        """Play every game, writing records and reporting as it goes."""
+        config = self.config
+        if config.out is not None:
+            config.out.mkdir(parents=True, exist_ok=True)
+        for player in self.players:
+            player.start()
+        try:
+            for index in range(config.games):
+                self.play_one(index)
+        finally:
+            for player in self.players:
+                player.close()
+        self.report_final()
+        return self.score
+
+    def play_one(self, index: int) -> GameResult:
+        """Play game *index* (0-based): the first player is sente in even-numbered games."""
+        config = self.config
+        first, second = self.players
+        black, white = (first, second) if index % 2 == 0 else (second, first)
+        for player in (black, white):
+            player.start()
+        sfen, opening = self.opening_for(index // 2)
+        handicap = self.config.handicap is not None
+        result = play_game(
+            (black, white), start_sfen=sfen, opening=opening, time_control=config.time_control,
+            max_moves=config.max_moves, entering_king_rule=config.entering_king_rule, tolerance=config.tolerance,
+            number=index + 1, headers=self.headers(black.name, white.name, handicap),
+        )
+        if config.out is not None:
+            path = config.out / f"game{index + 1:03d}.kif"
+            path.write_bytes(_kif_bytes(result.game))
+            result.path = path
+        self.results.append(result)
+        self.score.add(result)
+        where = f" [{result.path}]" if result.path else ""
+        self.report(f"Game {index + 1}/{config.games}: {black.name} (sente) vs {white.name} (gote): "
+                    f"{result.describe()} after {result.plies} moves{where}")
+        self.report(str(self.score))
+        return result
+
+    def report_final(self) -> None:
+        """The final score, the Elo difference and the engines' speed."""
+        self.report(f"Final: {self.score}")
+        self.report(str(self.score.elo()))
+        for player in self.players:
+            speed = f"{player.nodes / player.seconds / 1000:.1f} k nodes/s" if player.seconds > 0 else "n/a"
+            self.report(f"{player.name}: {speed}")
+
+
+def _kif_bytes(game: Game) -> bytes:
+    data = write_game(game, "kif")
+    return data if isinstance(data, bytes) else data.encode("cp932", errors="replace")

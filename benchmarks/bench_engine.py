@@ -2,8 +2,8 @@
 
     python benchmarks/bench_engine.py [--positions 12] [--nodes 20000] [--depth 4] [--repeat 3]
 
-The positions come from seeded self-play of the engine at level 4 (plies 16 to 90 of several
-games), so they look like real games and are the same on every run.  For each position the
+The positions (``POSITIONS``) come from the engine's own seeded self-play at level 4, plies 17
+to 89 of four games, so they look like real games; they are fixed so that versions compare.  For each position the
 engine (level 8, a fresh table each time) searches ``--nodes`` nodes; nodes/s is nodes over wall
 time.  Time to ``--depth`` is measured the same way.  Each figure is the median over positions of
 the median of ``--repeat`` runs.  The machine is shared: quote medians, compare runs made together.
@@ -18,27 +18,22 @@ import time
 from shogiban import Board
 from shogiban.engine import Engine, SearchLimits
 
-
-def make_positions(count: int) -> list[str]:
-    """SFENs from level-4 self-play, several plies apart, from a few seeded games."""
-    positions: list[str] = []
-    seed = 0
-    while len(positions) < count:
-        black, white = Engine(4, seed=seed), Engine(4, seed=seed + 1000)
-        board = Board()
-        for ply in range(1, 91):
-            result = (black if board.turn == 0 else white).search(board, SearchLimits(depth=2))
-            if result.move is None or result.declare_win:
-                break
-            board.push(result.move)
-            if board.outcome() is not None:
-                break
-            if ply % 18 == 16:
-                positions.append(board.sfen())
-                if len(positions) >= count:
-                    break
-        seed += 1
-    return positions
+#: Positions from the engine's own level-4 self-play (plies 17 to 89 of four seeded games),
+#: fixed here so that runs of different versions search the same positions.
+POSITIONS = [
+    "1n2ks2l/lr1sgg1b1/ppppppnpp/6p2/2P6/1P5P1/P1NPPPP1P/1B1SGS1R1/L2GK2NL b - 17",
+    "1n2ksb1l/lr1sgg3/pppn2n2/4pBppp/1PP6/P2pPP1PP/6P2/L2SGS1R1/3GK2NL b Pp 35",
+    "1n2ksb1+B/lr1pgg3/p1ps5/4p1ppp/2P2P3/P3P2PP/5SP2/+p2SG2RL/3GK2N1 b NL2Pnlp 53",
+    "1n2ksg2/lr1p1n2+B/p1psg1B2/4ppppp/2P2P3/P2PP2PP/5SP2/+p2S1G1RL/3GK2N1 b LPnl 71",
+    "1n2ks3/l3gn1+B1/p1pp5/4p1ppp/P1P2P3/3PP2PP/1+r4Pl1/+p2GSR2L/4K2N1 b BGSL2Pgsn 89",
+    "ln2kg1nl/1r1sgs1b1/2p1pppp1/1p1p4p/p8/1PP4PP/P1NPPPP2/1B1SGS1R1/L2GK2NL b - 17",
+    "ln2kg3/1r2gs2l/2p1s1npb/1p1pppp1p/p1P4P1/1P1PP1P1P/P1N2PN2/1B1SGS2L/L2GK2R1 b - 35",
+    "1n7/l2gkg2l/2p1ssnpb/rp1pp1p1p/pPP2p1P1/3PP1P1P/P1NS1PNRL/L3GS3/B2GK4 b - 53",
+    "g8/lP1gkg2l/n1p1ssnp1/3pp1p1p/p1P2p1P1/3PP1PRP/P1N1GPN1L/L8/BS2K4 b RBPs 71",
+    "9/lg1gkg2+R/n1p1ss3/3pp1p1p/p1P2p1R1/1p1PP1P1P/P1N1GP2L/LS7/B3K4 b BS2N3Pl 89",
+    "l2gkg2l/r2s1s1b1/p1npppnpp/1pp3p2/9/1PPP5/P1NSPPPPP/1B2GS1R1/L3KG1NL b - 17",
+    "l2gk4/3sgs2l/r1n1p1n1b/pppp1pppp/9/PPPPPPPP1/2NS2N1P/L3GS2R/B3KG2L b - 35",
+]
 
 
 def measure(sfen: str, limits: SearchLimits, repeat: int) -> tuple[float, int, int]:
@@ -58,13 +53,13 @@ def measure(sfen: str, limits: SearchLimits, repeat: int) -> tuple[float, int, i
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=12)
+    parser.add_argument("--positions", type=int, default=len(POSITIONS))
     parser.add_argument("--nodes", type=int, default=20_000)
     parser.add_argument("--depth", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
 
-    positions = make_positions(args.positions)
+    positions = POSITIONS[: args.positions]
     nps_list: list[float] = []
     depth_times: list[float] = []
     print(f"{'#':>3} {'nodes':>7} {'nodes/s':>8} {'depth':>5} {'t(depth)':>9}  sfen")

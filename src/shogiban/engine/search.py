@@ -33,6 +33,8 @@ PERPETUAL_WIN = 50_000
 INF = MATE + 1
 MAX_PLY = 100
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+#: Late-move pruning: at non-PV nodes of these depths, quiet moves past this many are skipped.
+_LATE_MOVES = (0, 14, 22, 36)
 _Z_WHITE = zobrist.WHITE_TO_MOVE
 #: Bytes one transposition-table entry costs in CPython (dict slot, int key, tuple of 4 ints).
 TT_ENTRY_BYTES = 200
@@ -294,8 +296,11 @@ class Searcher:
                     or (e_flag == _UPPER and e_score <= alpha)
                 ):
                     return e_score
+        prune_quiets = False
         if not pv_node and not in_check and abs(beta) < MATE_BOUND:
             static = self.static_eval()
+            # Futility: near the leaves, quiet moves cannot lift a score this far below alpha.
+            prune_quiets = depth <= 2 and static + 250 * depth <= alpha
             # Reverse futility: far above beta near the leaves, a quiet move will not lose it all.
             if depth <= 2 and static - 200 * depth >= beta:
                 return static
@@ -317,10 +322,14 @@ class Searcher:
         best_code = 0
         original_alpha = alpha
         killers = self.killers[ply]
+        late = _LATE_MOVES[depth] if not pv_node and not in_check and depth < len(_LATE_MOVES) else 10_000
         for searched, code in enumerate(self._ordered(codes, tt_move, ply)):
             quiet = not board[code & 127] and not code >> 14
             self.make(code)
             gives_check = self.checks[-1]
+            if quiet and not gives_check and searched and (prune_quiets or searched >= late) and best > -MATE_BOUND:
+                self.unmake()
+                continue
             try:
                 if searched == 0:
                     score = -self.search(depth - 1, -beta, -alpha, ply + 1, True)

@@ -505,6 +505,12 @@ class Board(Position):
         lines.append(hands[1])
         return "\n".join(lines)
 
+    def _repr_svg_(self) -> str:
+        """SVG picture of the board, so that Jupyter shows boards as pictures."""
+        from shogiban.svg import board_svg
+
+        return board_svg(self)
+
 
 def _position_problem(position: Position) -> str | None:
     """Why *position* is impossible, or None."""

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from shogiban import Board, Move
-from shogiban.svg import board_svg
+from shogiban.svg import Arrow, board_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -61,7 +61,7 @@ def test_last_move_check_and_drop() -> None:
 
 
 def test_arrows_and_highlighted_squares() -> None:
-    arrows = [(56, 47), (70, 34, "#ff0000"), (None, 40)]
+    arrows: list[Arrow] = [(56, 47), (70, 34, "#ff0000"), (None, 40)]
     root = parse(board_svg(Board(), arrows=arrows, squares={10: "red", 11: "blue"}))
     lines = by_class(root, "line", "arrow")
     assert len(lines) == 2

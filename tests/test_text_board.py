@@ -6,7 +6,7 @@ import unicodedata
 
 import pytest
 
-from shogiban import Board, Move
+from shogiban import Board, Move, PieceType
 from shogiban.notation.names import LONG_PIECE_NAMES, PIECE_NAMES
 from shogiban.text_board import text_board
 
@@ -75,5 +75,5 @@ def test_name_tables_cover_every_piece() -> None:
     for table in (*PIECE_NAMES.values(), *LONG_PIECE_NAMES.values()):
         assert len(table) == 14
     assert all(len(name) == 1 for name in PIECE_NAMES["ja"].values())
-    assert LONG_PIECE_NAMES["zh-hant"][8] == "玉將"
-    assert LONG_PIECE_NAMES["zh-hans"][14] == "龙王"
+    assert LONG_PIECE_NAMES["zh-hant"][PieceType.KING] == "玉將"
+    assert LONG_PIECE_NAMES["zh-hans"][PieceType.PROM_ROOK] == "龙王"

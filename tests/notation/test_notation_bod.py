@@ -156,9 +156,9 @@ def test_impossible_positions_only_with_lenient(shared_data: Path) -> None:
     assert info.value.lineno == 9  # the first board row
 
 
-def _error_line(text: str, **options: int) -> int | None:
+def _error_line(text: str, first_lineno: int = 1) -> int | None:
     with pytest.raises(KifuParseError) as info:
-        parse_bod(text, **options)
+        parse_bod(text, first_lineno=first_lineno)
     assert str(info.value).startswith("invalid bod: line ")
     return info.value.lineno
 

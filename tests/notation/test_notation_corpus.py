@@ -76,9 +76,9 @@ def test_matches_cshogi_ki2_export_where_cshogi_is_right(games: list[list[str]])
             else:
                 differ += 1
                 assert parse_ki2_move(board, theirs) == move
-                pt = board.piece_at(move.from_square).piece_type if move.from_square is not None else None
+                kind = board.piece_at(move.from_square) if move.from_square is not None else None
                 rivals = [sq for sq in board.attackers(board.turn, move.to_square)
-                          if sq != move.from_square and board.piece_at(sq).piece_type == pt]
+                          if sq != move.from_square and board.piece_at(sq) == kind]
                 legal_from = {m.from_square for m in board.legal_moves if m.to_square == move.to_square}
                 assert any(sq not in legal_from for sq in rivals), (board.sfen(), token, mine, theirs)
             board.push(move)

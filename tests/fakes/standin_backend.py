@@ -16,7 +16,7 @@ from shogiban.usi.backend import InfoCallback, search_limits
 from shogiban.usi.model import InfoDict, MateResult, PlayResult, Score
 from shogiban.usi.wire import GoCommand
 
-STEP = 0.01
+STEP = 0.005
 """Seconds per pretend depth."""
 
 
@@ -61,7 +61,7 @@ class StandInBackend:
         after = board.copy(stack=False)
         after.push(move)
         ponder = self._choose(after)
-        budget = 0.05 if "movetime" not in limits else min(0.05, float(limits["movetime"]))  # type: ignore[arg-type]
+        budget = 0.02 if "movetime" not in limits else min(0.05, float(limits["movetime"]))  # type: ignore[arg-type]
         max_depth = int(limits.get("depth", 99))  # type: ignore[call-overload]
         start = time.monotonic()
         depth = 0

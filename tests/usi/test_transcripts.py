@@ -35,6 +35,19 @@ def scaled(command: str, factor: float) -> str:
     return re.sub(r"\b(btime|wtime|binc|winc|byoyomi) (\d+)", lambda m: f"{m[1]} {int(int(m[2]) * factor)}", command)
 
 
+def extend(board: Board, args: str) -> Board:
+    """The position of the ``position`` arguments *args*, reusing *board* when they extend it."""
+    if args.startswith("startpos") and board.starting_sfen == Board().sfen():
+        moves = args.partition(" moves ")[2].split()
+        done = [m.usi() for m in board.move_stack]
+        if moves[: len(done)] == done:
+            board = board.copy()
+            for text in moves[len(done) :]:
+                board.push_usi(text)
+            return board
+    return parse_position(args)
+
+
 def check_bestmove(line: str, board: Board) -> None:
     """A bestmove line is a legal move (with a legal ponder), or win exactly when the rule allows."""
     parts = line.split()
@@ -70,11 +83,11 @@ def replay(engine: Harness, commands: list[str], *, factor: float = 1.0, wait: f
         elif word == "isready":
             engine.wait_for("readyok", timeout=wait)
         elif word == "position":
-            board = parse_position(args)
+            board = extend(board, args)
         elif word == "go" and "ponder" in args.split():
             searches += 1
             pondering = True
-            time.sleep(0.1)
+            time.sleep(0.03)
             assert len(engine.lines("bestmove")) == searches - 1, "bestmove during go ponder"
         elif word == "go":
             searches += 1

@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from shogiban.errors import ShogibanError
 from shogiban.outcome import EnteringKingRule
 
 _RULES = {
@@ -70,7 +71,7 @@ def _engines(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         name, sep, command = pair.partition("=")
         if not sep or not name or not command.strip():
-            raise ValueError(f"invalid --engine: {pair!r} (expected NAME=COMMAND)")
+            raise ShogibanError(f"invalid --engine: {pair!r} (expected NAME=COMMAND)")
         engines[name] = command
     return engines
 
@@ -81,7 +82,7 @@ def _options(pairs: list[str]) -> dict[str, dict[str, str]]:
         key, sep, value = pair.partition("=")
         name, dot, option = key.partition(".")
         if not sep or not dot or not name or not option:
-            raise ValueError(f"invalid --option: {pair!r} (expected NAME.KEY=VALUE)")
+            raise ShogibanError(f"invalid --option: {pair!r} (expected NAME.KEY=VALUE)")
         options.setdefault(name, {})[option] = value
     return options
 
@@ -94,12 +95,12 @@ def run(args: argparse.Namespace) -> int:
     from shogiban.usi.players import make_player, parse_player
 
     if args.games < 1:
-        raise ValueError(f"invalid --games: {args.games!r} (must be 1 or more)")
+        raise ShogibanError(f"invalid --games: {args.games!r} (must be 1 or more)")
     engines = _engines(args.engine)
     options = _options(args.option)
     for name in options:
         if name not in engines and not name.startswith("builtin"):
-            raise ValueError(f"invalid --option: no --engine named {name!r}")
+            raise ShogibanError(f"invalid --option: no --engine named {name!r}")
     specs = [parse_player(text, engines, in_process=args.in_process, seed=args.seed) for text in args.players]
     if specs[0].name == specs[1].name:
         specs[1] = replace(specs[1], name=specs[1].name + "-2")

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from shogiban.board import Board
+from shogiban.errors import EngineError, EngineTerminatedError, ShogibanError
 from shogiban.pieces import Color
-from shogiban.errors import EngineError, EngineTerminatedError
 from shogiban.usi.backend import info_from_search
 from shogiban.usi.model import InfoDict, Limit, PlayResult, to_seconds
 from shogiban.usi.simple import SimpleEngine
@@ -59,20 +59,20 @@ def parse_player(
 ) -> PlayerSpec:
     """The :class:`PlayerSpec` for *text* (see the module docstring).
 
-    :raises ValueError: for a bad level or an empty command.
+    :raises ShogibanError: for a bad level or an empty command.
     """
     if text.startswith("builtin"):
         _, _, level_text = text.partition(":")
         try:
             level = int(level_text or "8")
         except ValueError:
-            raise ValueError(f"invalid player: {text!r} (expected builtin:LEVEL with LEVEL 1..8)") from None
+            raise ShogibanError(f"invalid player: {text!r} (expected builtin:LEVEL with LEVEL 1..8)") from None
         if not 1 <= level <= 8:
-            raise ValueError(f"invalid player: {text!r} (level must be 1..8)")
+            raise ShogibanError(f"invalid player: {text!r} (level must be 1..8)")
         return PlayerSpec(f"builtin-{level}", None if in_process else builtin_command(level, seed), {}, level)
     command = shlex.split(engines.get(text, text))
     if not command:
-        raise ValueError(f"invalid player: {text!r} (empty command)")
+        raise ShogibanError(f"invalid player: {text!r} (empty command)")
     name = text if text in engines else command[0].rsplit("/", 1)[-1]
     return PlayerSpec(name, command)
 

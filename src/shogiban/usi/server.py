@@ -110,6 +110,7 @@ class UsiServer:
         self.ponder_enabled = False
         self._job: _Job | None = None
         self._prepared = False
+        self._last_position: tuple[str, list[str]] | None = None
 
     # -- output ---------------------------------------------------------------------------------
 
@@ -197,11 +198,33 @@ class UsiServer:
         self.backend.new_game()
 
     def _position(self, args: str) -> None:
-        try:
-            self.board = parse_position(args, entering_king_rule=self.entering_king_rule)
-        except ShogibanError:
-            self.board = None
-            raise
+        # GUIs resend the whole game every move; when the command extends the previous one, only
+        # the new moves are checked (validating all of them each time costs O(moves^2)).
+        head, _, tail = args.partition(" moves ")
+        moves = tail.split()
+        board, last = self.board, self._last_position
+        if (
+            board is not None
+            and last is not None
+            and last[0] == head.strip()
+            and last[1] == moves[: len(last[1])]
+            and board.entering_king_rule == self.entering_king_rule
+        ):
+            try:
+                board = board.copy()
+                for text in moves[len(last[1]) :]:
+                    board.push_usi(text)
+            except ShogibanError:
+                self.board = self._last_position = None
+                raise
+        else:
+            try:
+                board = parse_position(args, entering_king_rule=self.entering_king_rule)
+            except ShogibanError:
+                self.board = self._last_position = None
+                raise
+        self.board = board
+        self._last_position = (head.strip(), moves)
 
     def _go(self, args: str) -> None:
         problems: list[str] = []

@@ -22,11 +22,12 @@ from shogiban.kifu.ki2 import read_ki2, write_ki2
 from shogiban.kifu.kif import read_kif, write_kif
 from shogiban.kifu.results import Result, ResultKind
 from shogiban.kifu.usen import read_usen, write_usen
-from shogiban.kifu.usi import read_sfen, read_usi, read_usi_games, write_sfen, write_usi
+from shogiban.kifu.usi import read_sfen, read_sfen_games, read_usi, read_usi_games, write_sfen, write_usi
 
 __all__ = [
     "FORMATS", "Game", "GameBuilder", "GameNode", "Headers", "Result", "ResultKind", "decode", "detect_format",
     "read_bod", "read_csa", "read_csa_games", "read_game", "read_games", "read_jkf", "read_ki2", "read_kif",
-    "read_sfen", "read_usen", "read_usi", "read_usi_games", "save_game", "validate_jkf", "write_bod", "write_csa",
-    "write_game", "write_jkf", "write_ki2", "write_kif", "write_sfen", "write_usen", "write_usi",
+    "read_sfen", "read_sfen_games", "read_usen", "read_usi", "read_usi_games", "save_game", "validate_jkf",
+    "write_bod", "write_csa", "write_game", "write_jkf", "write_ki2", "write_kif", "write_sfen", "write_usen",
+    "write_usi",
 ]

@@ -45,9 +45,9 @@ def _check_format(fmt: str) -> str:
     return name
 
 
-def read_game(source: Source, *, format: str | None = None, strict: bool = False) -> Game:
+def read_game(source: Source, *, format: str | None = None, strict: bool = False, **options: Any) -> Game:
     """Read one game from a path, bytes or text in any format (detected from the content when
-    *format* is not given).
+    *format* is not given).  *options* go to the reader (``validate=False`` for JKF).
 
     :raises KifuParseError: if the format cannot be told, the file cannot be read, or (when
         *strict*) at the first problem; otherwise problems are in ``game.errors``.
@@ -56,7 +56,7 @@ def read_game(source: Source, *, format: str | None = None, strict: bool = False
     fmt = _check_format(format) if format else detect_format(text, filename)
     if fmt == "svg":
         raise KifuParseError("svg is written, not read")
-    game: Game = _READERS[fmt](text, strict=strict)
+    game: Game = _READERS[fmt](text, strict=strict, **options)
     return game
 
 

@@ -127,7 +127,7 @@ class _CsaReader:
             return
         self.touched = True
         if line[0] == "'":
-            self.comment(line, lineno, raw)
+            self.comment(raw.lstrip().rstrip("\r\n"), lineno, raw)  # trailing spaces are comment text
             return
         if "," in line:
             parts = line.split(",")

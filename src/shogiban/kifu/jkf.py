@@ -394,6 +394,10 @@ def _move(parent: GameNode, move: Move, board: Board) -> dict[str, Any]:
     out["to"] = {"x": square_file(to), "y": square_rank(to)}
     if parent.move is not None and parent.move.to_square == to:
         out["same"] = True
+    # 右 左 直 上 引 寄 打 are only needed when another piece of the same kind reaches the square.
+    kind = move.drop if move.drop is not None else board._board[move.from_square] & 15  # type: ignore[index]
+    if not any(board._board[sq] & 15 == kind and sq != move.from_square for sq in board.attackers(board.turn, to)):
+        return out
     try:
         text = make_ki2_move(board, move, previous_to=-1, mark=False)
     except IllegalMoveError:

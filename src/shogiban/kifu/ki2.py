@@ -78,7 +78,7 @@ class _Ki2Reader:
             return
         if c == "*":
             if not self.skip_line:
-                self.builder.comment(s[1:])
+                self.builder.comment(line.lstrip(" \t\u3000")[1:].rstrip("\r\n"))
             return
         if c == "&":
             if not self.skip_line:

@@ -101,9 +101,9 @@ class _KifReader:
         if c == "#":
             return
         if c == "*":
-            if self.skip_line:
-                return
-            self.builder.comment(s[1:])
+            if not self.skip_line:
+                # Everything after the '*' is the comment, trailing spaces included.
+                self.builder.comment(line.lstrip(" \t\u3000")[1:].rstrip("\r\n"))
             return
         if c == "&":
             if not self.skip_line:

@@ -22,12 +22,13 @@ from pathlib import Path
 
 from shogiban.board import Board
 from shogiban.errors import InvalidMoveError, InvalidSfenError
+from shogiban.kifu._legality import push_if_legal
 from shogiban.kifu.builder import GameBuilder
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game
 from shogiban.kifu.results import ResultKind
 from shogiban.move import Move
-from shogiban.sfen import STARTING_SFEN
+from shogiban.sfen import STARTING_SFEN, SfenParts, make_sfen, parse_sfen
 
 #: Result words after the moves, and the KIF word each stands for.
 USI_RESULT_WORDS = {
@@ -180,7 +181,7 @@ def read_sfen_games(source: str | bytes | Path, *, strict: bool = False, limit: 
             games.append(_read_line(line, lineno, raw, strict))
             continue
         try:
-            target = Board(line.removeprefix("sfen "), lenient=True)
+            target = parse_sfen(line.removeprefix("sfen "))
         except InvalidSfenError as error:
             holder = builder or GameBuilder(strict=strict)
             holder.error(f"bad position: {error}", lineno, raw)
@@ -194,7 +195,10 @@ def read_sfen_games(source: str | bytes | Path, *, strict: bool = False, limit: 
         if builder is not None:
             games.append(builder.finish())
         builder = GameBuilder(strict=strict)
-        builder.setup(target.sfen())
+        try:
+            builder.setup(make_sfen(target.board, target.turn, target.hands, target.move_number))
+        except InvalidSfenError as error:
+            builder.error(f"bad position: {error}", lineno, raw)
         if limit is not None and len(games) >= limit:
             break
     if builder is not None and (limit is None or len(games) < limit):
@@ -206,15 +210,33 @@ def read_sfen_games(source: str | bytes | Path, *, strict: bool = False, limit: 
     return games[:limit] if limit is not None else games
 
 
-def _connecting_move(board: Board, target: Board) -> Move | None:
-    if target.turn == board.turn:
+def _connecting_move(board: Board, target: SfenParts) -> Move | None:
+    """The legal move that turns *board* into *target*, found from the squares that changed."""
+    mover = board._turn
+    if target.turn == mover:
         return None
-    for code in board._legal_codes():
-        board._push(code)
-        same = board._board == target._board and board._hands == target._hands
-        board._pop()
-        if same:
-            return Move.from_code(code)
+    squares, goal = board._board, target.board
+    changed = [sq for sq in range(81) if squares[sq] != goal[sq]]
+    candidates: list[int] = []
+    if len(changed) == 1:
+        to = changed[0]
+        piece = goal[to]
+        if piece and piece >> 4 == mover and not squares[to] and 1 <= piece & 15 <= 7:
+            candidates.append(to | (81 + (piece & 15)) << 7)
+    elif len(changed) == 2:
+        for frm, to in (changed, changed[::-1]):
+            before, after = squares[frm], goal[to]
+            if before and before >> 4 == mover and not goal[frm] and after >> 4 == mover:
+                if after == before:
+                    candidates.append(to | frm << 7)
+                elif after == before + 8:
+                    candidates.append(to | frm << 7 | 1 << 14)
+    for code in candidates:
+        if push_if_legal(board, code):
+            same = board._hands == target.hands
+            board._pop()
+            if same:
+                return Move.from_code(code)
     return None
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from shogiban import Board
 from shogiban.bitboard import ZONE
-from shogiban.engine.movegen import capture_codes
+from shogiban.engine.movegen import capture_codes, may_give_check
 from shogiban.move import move_usi
 
 
@@ -62,3 +62,21 @@ def test_pinned_piece_and_king_captures() -> None:
     assert "5h4g" not in names
     assert "5i6h" not in names
     assert names == {move_usi(c) for c in _expected(board)}
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 200))
+def test_may_give_check_never_misses_a_check(seed: int, plies: int) -> None:
+    rng = random.Random(seed)
+    board = Board()
+    for _ in range(plies):
+        codes = board._legal_codes()
+        if not codes:
+            break
+        board._push(rng.choice(codes))
+    for code in board._legal_codes():
+        board._push(code)
+        checks = board._in_check()
+        board._pop()
+        if checks:
+            assert may_give_check(board, code), (board.sfen(), move_usi(code))

@@ -8,7 +8,7 @@ must only be called when the side to move is not in check (evasions need the ful
 
 from __future__ import annotations
 
-from shogiban.bitboard import BIT, KING8, STEP, ZONE, N, S
+from shogiban.bitboard import BETWEEN, BISHOP_RAYS, BIT, KING8, RAYS, ROOK_RAYS, STEP, ZONE, N, S
 from shogiban.position import (
     KIND,
     PAWN_CHUNKS,
@@ -110,3 +110,36 @@ def capture_codes(pos: Position) -> list[int]:
                 cache[dests] = codes
             moves += codes
     return moves
+
+
+def may_give_check(pos: Position, code: int) -> bool:
+    """Whether the move *code* might check the enemy king: exact for direct checks; any board move
+    from a square on a line through the enemy king counts (it might uncover a check)."""
+    color = pos._turn
+    eksq = pos._kings[color ^ 1]
+    if eksq < 0:
+        return False
+    to = code & 127
+    frm = code >> 7 & 127
+    occupied = pos._occ[0] | pos._occ[1]
+    if frm >= 81:
+        piece = (frm - 81) | color << 4
+    else:
+        if (ROOK_RAYS[eksq] | BISHOP_RAYS[eksq]) >> frm & 1:
+            return True
+        piece = pos._board[frm]
+        if code >> 14:
+            piece += 8
+        occupied ^= BIT[frm]
+    if STEP[piece][to] >> eksq & 1:
+        return True
+    kind = KIND[piece]
+    if kind == 0:
+        return False
+    if kind == 1:
+        line = RAYS[S if piece & 16 else N][to]
+    elif kind in (2, 4):
+        line = BISHOP_RAYS[to]
+    else:
+        line = ROOK_RAYS[to]
+    return bool(line >> eksq & 1) and not BETWEEN[to][eksq] & occupied

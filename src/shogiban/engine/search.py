@@ -18,7 +18,7 @@ from shogiban.bitboard import ZONE
 from shogiban.board import Board
 from shogiban.engine.evaluate import MATERIAL, TEMPO, extras, full_score, move_delta
 from shogiban.engine.levels import LevelProfile
-from shogiban.engine.movegen import capture_codes
+from shogiban.engine.movegen import capture_codes, may_give_check
 from shogiban.engine.results import SearchInfo
 from shogiban.engine.timeman import TimePlan
 from shogiban.move import MOVES, Move
@@ -325,11 +325,16 @@ class Searcher:
         late = _LATE_MOVES[depth] if not pv_node and not in_check and depth < len(_LATE_MOVES) else 10_000
         for searched, code in enumerate(self._ordered(codes, tt_move, ply)):
             quiet = not board[code & 127] and not code >> 14
+            if (
+                quiet
+                and searched
+                and (prune_quiets or searched >= late)
+                and best > -MATE_BOUND
+                and not may_give_check(pos, code)
+            ):
+                continue
             self.make(code)
             gives_check = self.checks[-1]
-            if quiet and not gives_check and searched and (prune_quiets or searched >= late) and best > -MATE_BOUND:
-                self.unmake()
-                continue
             try:
                 if searched == 0:
                     score = -self.search(depth - 1, -beta, -alpha, ply + 1, True)
@@ -544,7 +549,9 @@ class Searcher:
                 break  # a forced move: no need to think
             if abs(score) >= MATE_BOUND and not plan.exact and depth >= (MATE - abs(score)) + 2:
                 break  # a mate is proven (or suffered) at full width: deeper search adds nothing
-            if plan.soft is not None and not plan.exact:
+            # A budget that cannot be saved for later (byoyomi alone) is used to the end, like movetime.
+            use_all = plan.exact or (plan.hard is not None and plan.soft is not None and plan.soft >= plan.hard)
+            if plan.soft is not None and not use_all:
                 elapsed = self.elapsed()
                 soft = plan.soft * stretch
                 if plan.hard is not None:

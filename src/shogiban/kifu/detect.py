@@ -29,7 +29,7 @@ _KIF_MOVE = re.compile(
     r"\s*\d+\s*[▲△☗☖]?(?:[１-９1-9][一二三四五六七八九]|同|投了|中断|千日手|詰み|持将棋|切れ負け|反則|入玉)"
 )
 _SFEN = re.compile(r"(?:sfen\s+)?[1-9lnsgkrbpLNSGKRBP+]+(?:/[1-9lnsgkrbpLNSGKRBP+]+){8}\s+[bw]\s+\S+(\s+\d+)?$")
-_USEN = re.compile(r"[0-9A-Za-z_.+\-]*~\d+\.[0-9a-z]*")
+_USEN = re.compile(r"[0-9A-Za-z_.+\-]*(?:~\d+\.[0-9a-z]*(?:\.[0-9a-z]*)?)+")
 
 
 def format_of_filename(filename: str | None) -> str | None:

@@ -176,7 +176,8 @@ def test_kif_dou_spacing_and_funari() -> None:
     )
     game = read_kif(text)
     assert mainline(game)[:4] == ["7g7f", "3c3d", "8h2b", "3a2b"]
-    assert game.errors and game.errors[0].lineno == 8  # 6 ２二銀(31): no silver on 31 any more
+    assert game.errors
+    assert game.errors[0].lineno == 8
 
 
 def test_lenient_kif_keeps_everything_before_a_bad_line() -> None:

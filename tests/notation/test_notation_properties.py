@@ -179,3 +179,42 @@ def test_damaged_bod_raises_only_kifu_parse_error(edits: list[tuple[int, str]]) 
     except KifuParseError as error:
         lineno = error.lineno
     assert lineno is not None
+
+
+# One full set less the kings and most pawns: at most two dragons/rooks, two horses/bishops, four golds ...
+_BAG = ["G", "G", "G", "G", "S", "S", "+S", "+S", "N", "+N", "+P", "+P", "+P", "L", "+L", "R", "+R", "B", "+B"]
+
+
+@st.composite
+def crowded_boards(draw: st.DrawFn) -> Board:
+    """Kings plus many pieces near the centre, mostly the mover's: the hard cases for 右/左/直/上/引/寄."""
+    turn = draw(st.sampled_from("bw"))
+    kinds = draw(st.permutations(_BAG))[:draw(st.integers(3, len(_BAG)))]
+    squares = draw(st.lists(st.integers(18, 62), min_size=len(kinds), max_size=len(kinds), unique=True))
+    cells = [""] * 81
+    cells[80], cells[0] = "K", "k"
+    for sq, kind in zip(squares, kinds, strict=True):
+        mine = turn == "b" if draw(st.integers(0, 4)) else turn != "b"
+        cells[sq] = kind if mine else kind.lower()
+    rows = []
+    for r in range(9):
+        row, empty = "", 0
+        for cell in cells[r * 9:r * 9 + 9]:
+            if not cell:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + cell
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    return Board(f"{'/'.join(rows)} {turn} Pp 1", lenient=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(crowded_boards())
+def test_crowded_positions_get_unique_readable_ki2(board: Board) -> None:
+    legal = list(board.legal_moves)
+    texts = {make_ki2_move(board, move): move for move in legal}
+    assert len(texts) == len(legal), board.sfen()
+    for text, move in texts.items():
+        assert parse_ki2_move(board, text) == move, (board.sfen(), text)
+        assert parse_western(board, make_western(board, move, style="hodges")) == move

@@ -185,26 +185,35 @@ def make_kif_move(board: Board, move: Move, *, previous_to: Square | None = None
     return f"{dest}{name}{suffix}({_file(frm)}{_rank(frm)})"
 
 
-def _ki2_modifiers(color: int, pt: int, frm: int, to: int, others: list[int]) -> str:
-    """The JSA modifiers that single out the piece on *frm* among *others* (same kind, also able
-    to reach *to*)."""
+def _attacking(board: Board, pt: int, to: int, movers: list[int]) -> list[int]:
+    """Squares of the side to move's pieces of type *pt* that attack *to* (pinned ones too),
+    with *movers* added."""
+    found = {f for f in board.attackers(board._turn, to) if board._board[f] & 15 == pt}
+    return sorted(found.union(movers))
+
+
+def _pair_compared(pt: int, group: list[int]) -> bool:
+    """Whether 右/左 compare the two pieces with each other rather than with the destination:
+    for a dragon or horse pair on different files (JSA).  *group* is every piece of the kind that
+    attacks the destination (more than two only in made-up positions, read like golds)."""
+    return pt in _BIG_PROMOTED and len(group) == 2 and _file(group[0]) != _file(group[1])
+
+
+def _ki2_modifiers(color: int, pt: int, frm: int, to: int, others: list[int], group: list[int]) -> str:
+    """The JSA modifiers that single out the piece on *frm* among *others* (same kind, also
+    legally able to reach *to*); *group* is every piece of the kind attacking *to*."""
     if not others:
         return ""
     motion = _motion(color, frm, to)
-    same_motion = [o for o in others if _motion(color, o, to) == motion]
-    if not same_motion:
+    if all(_motion(color, o, to) != motion for o in others):
         return motion
-    if pt in _BIG_PROMOTED:
+    if _pair_compared(pt, group):
         # Dragons and horses: 右/左 say which of the two pieces moved, never 直.
-        if all(_is_right_of(color, frm, o) for o in others):
-            return "右"
-        if all(_is_right_of(color, o, frm) for o in others):
-            return "左"
+        return "右" if _is_right_of(color, frm, next(g for g in group if g != frm)) else "左"
     side = _side(color, frm, to)
     if not side:
-        if motion == "上" and pt in _GOLD_LIKE:
-            return "直"
-        return motion
+        # Straight forward is 直 (JSA: golds and silvers; here also made-up crowds of big pieces).
+        return "直" if motion == "上" else motion
     if all(_side(color, o, to) != side for o in others):
         return side
     return side + motion
@@ -229,7 +238,8 @@ def _ki2_body(board: Board, move: Move, previous_to: Square | None) -> str:
             if c & 127 == to and (f := c >> 7 & 127) < 81 and f != frm and board._board[f] & 15 == pt
         })
         suffix = "成" if move.promotion else "不成" if move.code | 1 << 14 in legal else ""
-        rest = KIF_PIECE_NAMES[PieceType(pt)] + _ki2_modifiers(board._turn, pt, frm, to, others) + suffix
+        group = _attacking(board, pt, to, [*others, frm]) if others and pt in _BIG_PROMOTED else []
+        rest = KIF_PIECE_NAMES[PieceType(pt)] + _ki2_modifiers(board._turn, pt, frm, to, others, group) + suffix
     if to == _previous(board, previous_to):
         # KI2 writers pad a one-character remainder: 同　歩, but 同成銀, 同銀右.
         return ("同　" if len(rest) == 1 else "同") + rest
@@ -339,11 +349,9 @@ def _modifier_holds(mod: str, color: int, pt: int, frm: int, to: int, group: lis
         return _motion(color, frm, to) == mod
     if mod == "直":
         return _file(frm) == _file(to) and _motion(color, frm, to) == "上"
-    if pt in _BIG_PROMOTED and len({_file(g) for g in group}) > 1:
-        others = [g for g in group if g != frm]
-        if mod == "右":
-            return all(_is_right_of(color, frm, o) for o in others)
-        return all(_is_right_of(color, o, frm) for o in others)
+    if _pair_compared(pt, group):
+        other = next(g for g in group if g != frm)
+        return _is_right_of(color, frm, other) if mod == "右" else _is_right_of(color, other, frm)
     return _side(color, frm, to) == mod
 
 
@@ -382,8 +390,7 @@ def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
     if parsed.origin is not None:
         matches = [c for c in matches if c >> 7 & 127 == parsed.origin]
     if parsed.modifiers:
-        group = sorted({f for f in board.attackers(color, to) if board._board[f] & 15 == pt}
-                       | {c >> 7 & 127 for c in board_moves})
+        group = _attacking(board, pt, to, [c >> 7 & 127 for c in board_moves])
         matches = [
             c for c in matches
             if all(_modifier_holds(m, color, pt, c >> 7 & 127, to, group) for m in parsed.modifiers)

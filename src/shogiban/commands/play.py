@@ -11,6 +11,7 @@ from typing import Any
 from rich.console import Console
 
 from shogiban.board import Board
+from shogiban.errors import ShogibanError
 from shogiban.handicaps import find_handicap
 from shogiban.outcome import EnteringKingRule
 from shogiban.pieces import Color
@@ -25,6 +26,14 @@ _COLOR_NAMES = {
     "white": Color.WHITE, "gote": Color.WHITE, "w": Color.WHITE, "後手": Color.WHITE, "后手": Color.WHITE,
     "上手": Color.WHITE,
 }
+
+
+class PlayOptionError(ShogibanError):
+    """A ``shogiban play`` option with a value that cannot be used."""
+
+    code = "bad_option"
+
+
 _RULES = {"27": EnteringKingRule.POINTS_27, "24": EnteringKingRule.POINTS_24, "none": EnteringKingRule.NONE}
 
 
@@ -75,16 +84,19 @@ def _human_color(args: argparse.Namespace) -> Color:
     if name == "random":
         return random.Random(args.seed).choice((Color.BLACK, Color.WHITE))
     if name not in _COLOR_NAMES:
-        raise ValueError(f"invalid color: {args.color!r} (use black, white or random)")
+        raise PlayOptionError(f"invalid color: {args.color!r} (use black, white or random)")
     return _COLOR_NAMES[name]
 
 
 def _board(args: argparse.Namespace) -> tuple[Board, str | None]:
     rule = _RULES[args.rule]
     if args.handicap and args.sfen:
-        raise ValueError(f"invalid options: --handicap {args.handicap!r} and --sfen cannot be combined")
+        raise PlayOptionError(f"invalid options: --handicap {args.handicap!r} and --sfen cannot be combined")
     if args.handicap:
-        handicap = find_handicap(args.handicap)
+        try:
+            handicap = find_handicap(args.handicap)
+        except ValueError as error:
+            raise PlayOptionError(str(error)) from error
         if handicap.is_even:
             return Board(entering_king_rule=rule), None
         return Board(handicap.sfen, entering_king_rule=rule), handicap.japanese
@@ -98,7 +110,7 @@ def _engine(args: argparse.Namespace, t: Translator) -> EnginePlayer:
     if args.engine:
         return UsiEnginePlayer(args.engine, movetime=movetime)
     if not 1 <= args.level <= 8:
-        raise ValueError(f"invalid level: {args.level!r} (1 to 8)")
+        raise PlayOptionError(f"invalid level: {args.level!r} (1 to 8)")
     return BuiltinEnginePlayer(args.level, movetime=movetime, seed=args.seed, name=t("game.engine", level=args.level))
 
 
@@ -125,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if engine is None:
             hint_engine = BuiltinEnginePlayer(8, seed=args.seed)
-        console = Console(no_color=args.no_color or None, highlight=False)
+        # Piped output is a transcript: no wrapping at an imaginary terminal width.
+        console = Console(no_color=args.no_color or None, highlight=False, soft_wrap=not sys.stdout.isatty())
         options = SessionOptions(
             language=language,
             colors=not args.no_color and not console.no_color,

@@ -22,8 +22,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from shogiban.errors import ShogibanError
 
-class InvalidDurationError(ValueError):
+
+class InvalidDurationError(ShogibanError):
     """A duration such as ``10m``, ``30s``, ``1:30`` or ``45`` cannot be read."""
 
     code = "invalid_duration"

@@ -19,6 +19,7 @@ import os
 from collections.abc import Mapping
 from typing import Literal, TypeAlias
 
+from shogiban.errors import ShogibanError
 from shogiban.play.catalog import CATALOG
 
 Language: TypeAlias = Literal["en", "ja", "zh-hant", "zh-hans"]
@@ -39,7 +40,7 @@ _ALIASES: dict[str, Language] = {
 }
 
 
-class UnknownLanguageError(ValueError):
+class UnknownLanguageError(ShogibanError):
     """A language name none of the four supported languages matches."""
 
     code = "unknown_language"

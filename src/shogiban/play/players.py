@@ -16,6 +16,7 @@ from shogiban.pieces import Color
 
 if TYPE_CHECKING:
     from shogiban.engine import Engine
+    from shogiban.usi.model import Limit
     from shogiban.usi.simple import SimpleEngine
 
 
@@ -123,7 +124,7 @@ class UsiEnginePlayer:
         from shogiban.usi.model import Limit
 
         if clock is None:
-            limit = Limit(time=self.movetime if self.movetime is not None else 1.0)
+            limit = _per_move(self.movetime if self.movetime is not None else 1.0)
         else:
             limit = Limit(
                 btime=clock.black_main,
@@ -139,10 +140,17 @@ class UsiEnginePlayer:
 
     def suggest(self, board: Board, seconds: float) -> Move | None:
         """See :meth:`EnginePlayer.suggest`."""
-        from shogiban.usi.model import Limit
 
-        return self.engine.play(board, Limit(time=seconds)).move
+        return self.engine.play(board, _per_move(seconds)).move
 
     def close(self) -> None:
         """Quit the engine process."""
         self.engine.quit()
+
+
+def _per_move(seconds: float) -> Limit:
+    """A fixed time per move, as byoyomi with no main time: every USI engine understands it,
+    while some (gpsshogi) crash on ``go movetime``."""
+    from shogiban.usi.model import Limit
+
+    return Limit(btime=0, wtime=0, byoyomi=seconds)

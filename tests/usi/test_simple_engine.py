@@ -455,7 +455,7 @@ def test_no_usiok_times_out_and_kills(fake: FakeFactory) -> None:
         """)
     start = time.monotonic()
     with pytest.raises(EngineError, match=r"no 'usiok' within 0\.5 s"):
-        SimpleEngine.popen_usi(engine_fake.command, timeout=0.5)
+        SimpleEngine.popen_usi(engine_fake.command, timeout=0.5, isready_timeout=0.5)
     assert time.monotonic() - start < 10
     assert "HANG" in engine_fake.log()
 

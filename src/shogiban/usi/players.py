@@ -151,13 +151,20 @@ class UsiPlayer:
         self.engine = engine
 
     def new_game(self) -> None:
-        """``usinewgame`` before the next search."""
+        """Sync with ``isready`` now, before the clock runs; ``usinewgame`` goes before the first search.
+
+        A failure here is kept; the engine then loses at its first move.
+        """
         if self.engine is not None and self.engine.alive:
-            self.engine.new_game()
+            try:
+                self.engine.new_game()
+                self.engine.ping()
+            except EngineError as error:
+                self.start_error = error
 
     def play(self, board: Board, limit: Limit, *, timeout: float | None) -> PlayResult:
         """The engine's move."""
-        if self.engine is None:
+        if self.engine is None or not self.engine.alive:
             raise EngineTerminatedError(f"{self.name}: engine could not be started: {self.start_error}")
         result = self.engine.play(board, limit, timeout=timeout)
         _record_speed(self, result.info)

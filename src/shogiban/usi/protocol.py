@@ -42,7 +42,8 @@ T = TypeVar("T")
 DEFAULT_TIMEOUT = 10.0
 """Seconds an engine gets to answer a command, and to finish after its thinking time."""
 DEFAULT_ISREADY_TIMEOUT = 60.0
-"""Seconds an engine gets to answer ``isready``: engines load evaluation files and books there."""
+"""Seconds an engine gets to answer ``usi`` and ``isready``: engines load evaluation files and
+books there (gpsusi takes 5 s for ``usi`` on a busy machine)."""
 STOP_GRACE = 1.0
 """Seconds past a search's own time limit before the client sends ``stop``."""
 
@@ -151,7 +152,7 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         self.timeout = timeout
         """Seconds for a command to be answered (and grace after a search's own time)."""
         self.isready_timeout = isready_timeout
-        """Seconds for ``isready`` to be answered."""
+        """Seconds for ``usi`` and ``isready`` to be answered."""
         self.transport: asyncio.SubprocessTransport | None = None
         self.name = "engine"
         """Short name for messages: ``id name`` once known, else the program."""
@@ -325,7 +326,7 @@ class UsiProtocol(asyncio.SubprocessProtocol):
     async def initialize(self) -> None:
         """Send ``usi`` and read ``id`` and ``option`` lines up to ``usiok``.
 
-        :raises EngineError: if ``usiok`` does not come within :attr:`timeout`.
+        :raises EngineError: if ``usiok`` does not come within :attr:`isready_timeout`.
         """
 
         def on_line(word: str, args: str) -> None:
@@ -341,7 +342,7 @@ class UsiProtocol(asyncio.SubprocessProtocol):
                     LOGGER.warning("%s: %s", self.name, error)
 
         async with self._lock:
-            await self._expect("usi", "usiok", self.timeout, on_line)
+            await self._expect("usi", "usiok", self.isready_timeout, on_line)
 
     async def ping(self) -> None:
         """Send ``isready`` and wait for ``readyok`` (up to :attr:`isready_timeout`)."""
@@ -671,7 +672,7 @@ async def popen_usi(
 
     :param command: the program and its arguments (a string is split like a shell would).
     :param timeout: seconds allowed for each answer (see :class:`UsiProtocol`).
-    :param isready_timeout: seconds allowed for ``isready``.
+    :param isready_timeout: seconds allowed for ``usi`` and ``isready``.
     :param setpgrp: start the engine in its own process group (so Ctrl-C does not reach it).
     :raises OSError: if the program cannot be started.
     :raises EngineError: if it does not complete the handshake in time (it is killed).

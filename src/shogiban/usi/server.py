@@ -335,8 +335,11 @@ class UsiServer:
         return line
 
     def _mate_work(self, job: _Job) -> str:
-        timeout = job.go.mate
-        result: MateResult = self.backend.mate(job.board, timeout, stop=job.stop)
+        try:
+            result: MateResult = self.backend.mate(job.board, job.go.mate, stop=job.stop)
+        except ShogibanError as error:  # not a mate problem (no king to mate, defender in check)
+            self.error(str(error))
+            return "checkmate nomate"
         if result.status == "mate" and result.moves:
             return "checkmate " + " ".join(move.usi() for move in result.moves)
         return f"checkmate {result.status}"

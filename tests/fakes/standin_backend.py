@@ -61,8 +61,8 @@ class StandInBackend:
         after = board.copy(stack=False)
         after.push(move)
         ponder = self._choose(after)
-        budget = 0.02 if "movetime" not in limits else min(0.05, float(limits["movetime"]))  # type: ignore[arg-type]
-        max_depth = int(limits.get("depth", 99))  # type: ignore[call-overload]
+        budget = 0.02 if "movetime" not in limits else min(0.05, float(limits["movetime"]))
+        max_depth = int(limits.get("depth", 99))
         start = time.monotonic()
         depth = 0
         info = InfoDict()

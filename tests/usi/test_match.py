@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from usi_fakes import HANDSHAKE, make_fake
@@ -12,8 +13,8 @@ from usi_fakes import HANDSHAKE, make_fake
 from shogiban import Board, Color, Move, Termination
 from shogiban.cli import main as cli_main
 from shogiban.errors import EngineError, EngineTerminatedError
-from shogiban.kifu import ResultKind, read_game
-from shogiban.usi.match import Match, MatchConfig, MatchScore, TimeControl, play_game, random_opening
+from shogiban.kifu import Result, ResultKind, read_game
+from shogiban.usi.match import GameResult, Match, MatchConfig, MatchScore, TimeControl, play_game, random_opening
 from shogiban.usi.model import Limit, PlayResult
 
 DECLARE_SFEN = "4K4/9/9/9/9/9/+r+bgggg+b+r1/ssssk4/9 w - 1"
@@ -62,70 +63,76 @@ class ScriptedPlayer:
         self.events.append("close")
 
 
-def play(black: list[str], white: list[str], **kwargs: object) -> tuple[object, ScriptedPlayer, ScriptedPlayer]:
+def play(black: list[str], white: list[str], **kwargs: Any) -> tuple[GameResult, ScriptedPlayer, ScriptedPlayer]:
     players = (ScriptedPlayer("black", black), ScriptedPlayer("white", white))
-    result = play_game(players, **kwargs)  # type: ignore[arg-type]
+    result = play_game(players, **kwargs)
     return result, players[0], players[1]
+
+
+def final(result: GameResult) -> Result:
+    """The record's result (asserted present)."""
+    assert result.game.result is not None
+    return result.game.result
 
 
 def test_checkmate_and_gameover_messages() -> None:
     result, black, white = play(["G*2b"], [], start_sfen="7kl/9/7PG/9/9/9/9/9/K8 b G 1")
-    assert result.outcome.termination is Termination.CHECKMATE  # type: ignore[attr-defined]
-    assert result.outcome.winner == Color.BLACK  # type: ignore[attr-defined]
+    assert result.outcome.termination is Termination.CHECKMATE
+    assert result.outcome.winner == Color.BLACK
     assert black.events == ["new_game", "gameover win"]
     assert white.events == ["new_game", "gameover lose"]
-    assert result.game.result.kind is ResultKind.CHECKMATE  # type: ignore[attr-defined]
+    assert final(result).kind is ResultKind.CHECKMATE
 
 
 def test_repetition_is_a_draw() -> None:
     cycle_black, cycle_white = ["2h3h", "3h2h"], ["8b7b", "7b8b"]
     result, _, _ = play(cycle_black * 3, cycle_white * 3)
-    assert result.outcome.termination is Termination.REPETITION  # type: ignore[attr-defined]
-    assert result.outcome.winner is None  # type: ignore[attr-defined]
-    assert result.plies == 12  # type: ignore[attr-defined]
+    assert result.outcome.termination is Termination.REPETITION
+    assert result.outcome.winner is None
+    assert result.plies == 12
 
 
 def test_perpetual_check_loses_for_the_checker() -> None:
     # Black's rook checks from 2i and 1i in turn; gote's king shuttles 2a <-> 1a.
     result, _, _ = play(["1i2i", "2i1i"] * 3, ["2a1a", "1a2a"] * 3, start_sfen="7k1/9/9/9/9/9/9/9/K7R b - 1")
-    assert result.outcome.termination is Termination.PERPETUAL_CHECK  # type: ignore[attr-defined]
-    assert result.outcome.winner == Color.WHITE  # type: ignore[attr-defined]
+    assert result.outcome.termination is Termination.PERPETUAL_CHECK
+    assert result.outcome.winner == Color.WHITE
 
 
 def test_declaration_checked_by_the_rule() -> None:
     result, _, _ = play([], ["win"], start_sfen=DECLARE_SFEN)
-    assert result.outcome.termination is Termination.ENTERING_KING  # type: ignore[attr-defined]
-    assert result.outcome.winner == Color.WHITE  # type: ignore[attr-defined]
+    assert result.outcome.termination is Termination.ENTERING_KING
+    assert result.outcome.winner == Color.WHITE
     result, _, _ = play([], ["win"], start_sfen="4K4/9/9/9/9/9/9/4k4/9 w - 1")
-    assert result.outcome.termination is Termination.ILLEGAL_MOVE  # type: ignore[attr-defined]
-    assert result.outcome.winner == Color.BLACK  # type: ignore[attr-defined]
+    assert result.outcome.termination is Termination.ILLEGAL_MOVE
+    assert result.outcome.winner == Color.BLACK
 
 
 def test_illegal_move_loses_and_is_recorded() -> None:
     result, _, _ = play(["7g7f", "7f7d"], ["3c3d"])
-    outcome = result.outcome  # type: ignore[attr-defined]
+    outcome = result.outcome
     assert outcome.termination is Termination.ILLEGAL_MOVE
     assert outcome.winner == Color.WHITE
     assert "7f7d" in outcome.detail
-    assert result.game.result.illegal_move == Move.from_usi("7f7d")  # type: ignore[attr-defined]
-    assert [m.usi() for m in result.game.mainline_moves()] == ["7g7f", "3c3d"]  # type: ignore[attr-defined]
+    assert final(result).illegal_move == Move.from_usi("7f7d")
+    assert [m.usi() for m in result.game.mainline_moves()] == ["7g7f", "3c3d"]
 
 
 def test_resignation_crash_hang_and_max_moves() -> None:
     result, _, _ = play(["7g7f"], ["resign"])
-    assert result.outcome.termination is Termination.RESIGNATION  # type: ignore[attr-defined]
-    assert result.outcome.winner == Color.BLACK  # type: ignore[attr-defined]
+    assert result.outcome.termination is Termination.RESIGNATION
+    assert result.outcome.winner == Color.BLACK
     result, _, _ = play(["7g7f"], ["crash"])
-    assert result.outcome.termination is Termination.ABANDONED  # type: ignore[attr-defined]
-    assert result.outcome.winner == Color.BLACK  # type: ignore[attr-defined]
-    assert "crashed" in result.outcome.detail  # type: ignore[attr-defined]
-    assert result.game.result.kind is ResultKind.ILLEGAL  # type: ignore[attr-defined]
+    assert result.outcome.termination is Termination.ABANDONED
+    assert result.outcome.winner == Color.BLACK
+    assert "crashed" in result.outcome.detail
+    assert final(result).kind is ResultKind.ILLEGAL
     result, _, _ = play(["hang"], [])
-    assert result.outcome.termination is Termination.TIME_FORFEIT  # type: ignore[attr-defined]
-    assert result.outcome.winner == Color.WHITE  # type: ignore[attr-defined]
+    assert result.outcome.termination is Termination.TIME_FORFEIT
+    assert result.outcome.winner == Color.WHITE
     result, _, _ = play(["7g7f", "2g2f"], ["3c3d", "8c8d"], max_moves=4)
-    assert result.outcome.termination is Termination.MAX_MOVES  # type: ignore[attr-defined]
-    assert result.outcome.winner is None  # type: ignore[attr-defined]
+    assert result.outcome.termination is Termination.MAX_MOVES
+    assert result.outcome.winner is None
 
 
 def test_clock_limits_and_time_loss() -> None:
@@ -137,9 +144,9 @@ def test_clock_limits_and_time_loss() -> None:
     assert white.limits[0].btime == black.limits[1].btime
     control = TimeControl(byoyomi=0.2)
     result, _, _ = play(["sleep:0.6:7g7f"], [], time_control=control, tolerance=0.1)
-    assert result.outcome.termination is Termination.TIME_FORFEIT  # type: ignore[attr-defined]
-    assert result.outcome.winner == Color.WHITE  # type: ignore[attr-defined]
-    assert result.game.result.kind is ResultKind.TIME_UP  # type: ignore[attr-defined]
+    assert result.outcome.termination is Termination.TIME_FORFEIT
+    assert result.outcome.winner == Color.WHITE
+    assert final(result).kind is ResultKind.TIME_UP
 
 
 def test_random_openings_are_seeded_and_safe() -> None:
@@ -272,3 +279,52 @@ def test_match_command_rejects_bad_arguments(capsys: pytest.CaptureFixture[str])
     assert "expected NAME=COMMAND" in capsys.readouterr().err
     assert cli_main(["match", "builtin:1", "builtin:1", "--option", "x.Hash=1"]) == 1
     assert "no --engine named 'x'" in capsys.readouterr().err
+
+
+def test_handicap_game_starts_with_the_giver(tmp_path: Path) -> None:
+    receiver = ScriptedPlayer("R", ["7g7f"])
+    giver = ScriptedPlayer("G", ["3c3d", "resign"])
+    config = MatchConfig(games=1, handicap="香落ち", out=tmp_path)
+    Match((receiver, giver), config, report=lambda line: None).run()
+    game = read_game((tmp_path / "game001.kif").read_bytes())
+    assert game.start_sfen == Board.from_handicap("香落ち").sfen()
+    assert game.headers["下手"] == "R"
+    assert game.headers["上手"] == "G"
+    assert [m.usi() for m in game.mainline_moves()] == ["3c3d", "7g7f"]
+    assert game.outcome().winner == Color.BLACK  # type: ignore[union-attr]
+
+
+def test_openings_file_lines_and_random_plies_are_shared_by_a_pair() -> None:
+    openings = ["startpos moves 7g7f 3c3d", "sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1"]
+    config = MatchConfig(openings=openings, random_plies=2, seed=1)
+    match = Match((ScriptedPlayer("A", []), ScriptedPlayer("B", [])), config, report=lambda line: None)
+    sfen, moves = match.opening_for(0)
+    assert sfen == Board().sfen()
+    assert [m.usi() for m in moves[:2]] == ["7g7f", "3c3d"]
+    assert len(moves) == 4
+    assert match.opening_for(0) == (sfen, moves)  # both games of the pair
+    assert match.opening_for(1)[0] == "4k4/9/9/9/9/9/9/9/4K4 b G 1"
+
+
+def engine_available() -> bool:
+    try:
+        import shogiban.engine  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not engine_available(), reason="the built-in engine (shogiban.engine) is not there")
+def test_match_command_in_process(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = cli_main(["match", "builtin:1", "builtin:1", "--in-process", "--depth", "1", "--max-moves", "6",
+                       "--seed", "2", "--out", str(tmp_path)])
+    lines = capsys.readouterr().out.splitlines()
+    assert status == 0, lines
+    assert lines[0] == "Match: builtin-1 vs builtin-1-2, 2 games, depth 1"
+    assert lines[-4] == "Final: Score of builtin-1 vs builtin-1-2: 0 - 0 - 2 [0.500] 2 games"
+    for name in ("game001.kif", "game002.kif"):
+        game = read_game((tmp_path / name).read_bytes())
+        assert len(game.mainline_moves()) == 6
+        assert game.result is not None
+        assert game.result.kind in (ResultKind.MAX_MOVES, ResultKind.IMPASSE)  # KIF writes the limit as 持将棋
+        assert game.result.winner is None

@@ -31,6 +31,7 @@ class ScriptedPlayer:
         self.seconds = 0.0
         self.limits: list[Limit] = []
         self.events: list[str] = []
+        self.start_error: Exception | None = None
 
     def start(self) -> None:
         self.events.append("start")
@@ -328,3 +329,16 @@ def test_match_command_in_process(tmp_path: Path, capsys: pytest.CaptureFixture[
         assert game.result is not None
         assert game.result.kind in (ResultKind.MAX_MOVES, ResultKind.IMPASSE)  # KIF writes the limit as 持将棋
         assert game.result.winner is None
+
+
+def test_match_command_fails_fast_when_an_engine_cannot_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = make_fake(tmp_path, HANDSHAKE, "broken")
+    status = cli_main(["match", "x", "/nonexistent/engine", "--engine", "x=" + " ".join(broken.command),
+                       "--option", "x.NoSuchOption=1"])
+    error = capsys.readouterr().err
+    assert status == 1
+    assert "cannot start the match" in error
+    assert "unknown option 'NoSuchOption'" in error
+    assert "/nonexistent/engine" in error

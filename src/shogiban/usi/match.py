@@ -357,6 +357,11 @@ class Match:
             config.out.mkdir(parents=True, exist_ok=True)
         for player in self.players:
             player.start()
+        failed = [f"{p.name}: {p.start_error}" for p in self.players if p.start_error is not None]
+        if failed:
+            for player in self.players:
+                player.close()
+            raise EngineError(f"cannot start the match: {'; '.join(failed)}")
         try:
             for index in range(config.games):
                 self.play_one(index)

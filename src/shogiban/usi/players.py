@@ -86,12 +86,12 @@ class Player(Protocol):
     """Nodes searched over the match (as the engine reported them)."""
     seconds: float
     """Seconds searched over the match (as the engine reported them)."""
+    start_error: Exception | None
+    """Why the last start failed, if it did."""
 
     def start(self) -> None:
-        """Start (or restart) the engine if it is not running.
-
-        :raises OSError, EngineError: if it cannot be started.
-        """
+        """Start (or restart) the engine if it is not running; a failure is kept in
+        :attr:`start_error` and the player loses at its first move."""
 
     def new_game(self) -> None:
         """Prepare for a new game."""
@@ -192,6 +192,7 @@ class InProcessPlayer:
         self.name = spec.name
         self.level = spec.level or 8
         self.seed = seed
+        self.start_error: Exception | None = None
         self.nodes = 0
         self.seconds = 0.0
         self._engine: Engine | None = None

@@ -474,7 +474,10 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         :raises EngineMoveError: if the move is unreadable or illegal (the engine stays usable).
         :raises EngineError: if the engine hangs (it is killed).
         :raises EngineTerminatedError: if the engine dies.
+        :raises ValueError: for an infinite limit (use :meth:`analysis`).
         """
+        if limit.infinite:
+            raise ValueError(f"invalid limit for play: {limit!r} (infinite; use analysis() and stop it)")
         async with self._lock:
             search = self._search
             key = position_command(board)

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shogiban import Board
-from shogiban.engine.evaluate import HAND, MATERIAL, evaluate, full_score, move_delta
+from shogiban.bitboard import KING8
+from shogiban.engine.evaluate import HAND, MATERIAL, attacks_near, evaluate, full_score, king_danger, move_delta
 
 
 def _mirror(sfen: str) -> str:
@@ -88,3 +89,32 @@ def test_material_advantage_shows() -> None:
     even = evaluate(Board())
     rook_up = evaluate(Board("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1"))
     assert rook_up > even + 900
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 200))
+def test_attacks_near_the_king_match_the_core(seed: int, plies: int) -> None:
+    rng = random.Random(seed)
+    board = Board()
+    for _ in range(plies):
+        codes = board._legal_codes()
+        if not codes:
+            break
+        board._push(rng.choice(codes))
+    occupied = board._occ[0] | board._occ[1]
+    for color in (0, 1):
+        k = board._kings[color]
+        expected = 0
+        for sq in range(81):
+            if KING8[k] >> sq & 1 and board._is_attacked(sq, color ^ 1, occupied):
+                expected |= 1 << sq
+        assert attacks_near(board, color ^ 1, k) == expected, board.sfen()
+
+
+def test_an_attacked_king_is_in_danger() -> None:
+    safe = Board("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
+    assert king_danger(safe, 0) == 0
+    # Gote's dragon next to sente's bare king, gote holding golds: real danger.
+    exposed = Board("4k4/9/9/9/9/9/9/3+r5/4K4 b 2g 1")
+    assert king_danger(exposed, 0) > 300
+    assert king_danger(exposed, 1) == 0

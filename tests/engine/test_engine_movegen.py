@@ -80,3 +80,11 @@ def test_may_give_check_never_misses_a_check(seed: int, plies: int) -> None:
         board._pop()
         if checks:
             assert may_give_check(board, code), (board.sfen(), move_usi(code))
+
+
+def test_pinned_pawn_promotes_along_its_line() -> None:
+    # The pawn on 7d is pinned by the rook on 7b against the king on 7f, yet 7d7c+ is legal.
+    board = Board("ln1s5/p1rGSps1l/g2P4n/lgP2kN+bp/Pp2p1gPP/L1K5R/5P1p1/6+b2/1P4P+n1 b 4Ps 195")
+    names = {move_usi(c) for c in capture_codes(board)}
+    assert "7d7c+" in names
+    assert set(capture_codes(board)) == _expected(board)

@@ -139,10 +139,15 @@ class Engine:
     def _plan(self, limits: SearchLimits, board: Board) -> TimePlan:
         prof = self._profile
         plan = plan_time(limits, ply=board.move_number - 1, time_factor=prof.time_factor)
-        if prof.max_time is not None and plan.soft is not None and plan.hard is not None and not plan.exact:
-            soft = min(plan.soft, prof.max_time)
-            plan = TimePlan(soft, min(plan.hard, max(soft, prof.max_time)))
-        return plan
+        if plan.soft is None or plan.hard is None or plan.exact:
+            return plan
+        soft, hard = plan.soft, plan.hard
+        if prof.time_factor < 1.0:
+            hard = min(hard, soft * 1.5)  # a level that thinks less keeps to its share
+        if prof.max_time is not None:
+            soft = min(soft, prof.max_time)
+            hard = min(hard, max(soft, prof.max_time))
+        return TimePlan(soft, hard)
 
     def _root_moves(self, board: Board, codes: list[int]) -> list[int]:
         """The root moves this level considers, in a first order (captures first).  A beginner

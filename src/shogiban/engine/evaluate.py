@@ -15,8 +15,8 @@ whole position (pieces in hand against an exposed king) are added by :func:`extr
 
 from __future__ import annotations
 
-from shogiban.bitboard import KING8
-from shogiban.position import Position
+from shogiban.bitboard import BISHOP_RAYS, KING8, ROOK_RAYS, STEP, N, S
+from shogiban.position import Position, _bishop_attack, _ray, _rook_attack
 
 #: Value on the board by piece type (index 1..14, 8 = king).
 MATERIAL: tuple[int, ...] = (0, 90, 315, 405, 495, 540, 855, 990, 0, 540, 540, 540, 540, 945, 1395)
@@ -286,23 +286,95 @@ def hand_threat(hand: list[int]) -> int:
     return threat
 
 
+def _box(sq: int, radius: int) -> int:
+    row, col = divmod(sq, 9)
+    bits = 0
+    for r in range(max(0, row - radius), min(8, row + radius) + 1):
+        for c in range(max(0, col - radius), min(8, col + radius) + 1):
+            bits |= 1 << (r * 9 + c)
+    return bits
+
+
+#: BOX2[sq] / BOX3[sq]: the 5x5 / 7x7 boxes around *sq*: where a stepping piece (a knight for
+#: the larger box) can reach the squares next to a king on *sq*.
+BOX2: tuple[int, ...] = tuple(_box(sq, 2) for sq in range(81))
+BOX3: tuple[int, ...] = tuple(_box(sq, 3) for sq in range(81))
+
+
+def _reach(k: int, rays: tuple[int, ...]) -> int:
+    bits = 0
+    ring = KING8[k] | 1 << k
+    for t in range(81):
+        if ring >> t & 1:
+            bits |= rays[t]
+    return bits
+
+
+#: Squares from which a rook (or dragon) / bishop (or horse) could see a square next to a king on
+#: *sq*: sliders elsewhere are skipped.
+ROOK_REACH: tuple[int, ...] = tuple(_reach(k, ROOK_RAYS) for k in range(81))
+BISHOP_REACH: tuple[int, ...] = tuple(_reach(k, BISHOP_RAYS) for k in range(81))
+
+
+#: Penalty by the number of squares next to a king that the enemy attacks.
+ATTACKED: tuple[int, ...] = (0, 20, 60, 120, 200, 290, 390, 500, 620)
+#: Penalty per (attacked square next to the king x hand-threat unit).
+ATTACKED_HAND = 8
+
+
+def attacks_near(position: Position, by: int, k: int) -> int:
+    """Squares next to *k* that colour *by* attacks."""
+    board = position._board
+    bb = position._bb
+    occupied = position._occ[0] | position._occ[1]
+    o = by << 4
+    rooks = bb[6 | o] | bb[14 | o]
+    bishops = bb[5 | o] | bb[13 | o]
+    lances = bb[2 | o]
+    result = 0
+    steppers = (position._occ[by] & BOX2[k] | bb[3 | o] & BOX3[k]) & ~(rooks | bishops | lances)
+    while steppers:
+        low = steppers & -steppers
+        steppers ^= low
+        sq = low.bit_length() - 1
+        result |= STEP[board[sq]][sq]
+    sliders = rooks & (ROOK_REACH[k] | BOX2[k])
+    while sliders:
+        low = sliders & -sliders
+        sliders ^= low
+        sq = low.bit_length() - 1
+        result |= _rook_attack(sq, occupied) | STEP[board[sq]][sq]
+    sliders = bishops & (BISHOP_REACH[k] | BOX2[k])
+    while sliders:
+        low = sliders & -sliders
+        sliders ^= low
+        sq = low.bit_length() - 1
+        result |= _bishop_attack(sq, occupied) | STEP[board[sq]][sq]
+    sliders = lances & ROOK_REACH[k]
+    while sliders:
+        low = sliders & -sliders
+        sliders ^= low
+        result |= _ray(S if by else N, low.bit_length() - 1, occupied)
+    return result & KING8[k]
+
+
+def king_danger(position: Position, color: int) -> int:
+    """Penalty for *color*'s king: squares next to it that the enemy attacks, and the enemy's
+    pieces in hand against the empty and attacked squares around it."""
+    k = position._kings[color]
+    if k < 0:
+        return 0
+    ring = KING8[k]
+    attacked = attacks_near(position, color ^ 1, k).bit_count()
+    empty = (ring & ~(position._occ[0] | position._occ[1])).bit_count()
+    threat = hand_threat(position._hands[color ^ 1])
+    return ATTACKED[attacked] + (EXPOSURE[empty] + ATTACKED_HAND * attacked) * threat
+
+
 def extras(position: Position) -> int:
-    """The evaluation terms that need the whole position, from sente's point of view: pieces
-    in the opponent's hand threaten a king with empty squares around it."""
-    free = ~(position._occ[0] | position._occ[1])
-    kings = position._kings
-    total = 0
-    k = kings[0]
-    if k >= 0:
-        exposure = EXPOSURE[(KING8[k] & free).bit_count()]
-        if exposure:
-            total -= exposure * hand_threat(position._hands[1])
-    k = kings[1]
-    if k >= 0:
-        exposure = EXPOSURE[(KING8[k] & free).bit_count()]
-        if exposure:
-            total += exposure * hand_threat(position._hands[0])
-    return total
+    """The evaluation terms that need the whole position, from sente's point of view: the
+    danger around each king (see :func:`king_danger`)."""
+    return king_danger(position, 1) - king_danger(position, 0)
 
 
 def evaluate(position: Position) -> int:

@@ -87,7 +87,8 @@ def capture_codes(pos: Position) -> list[int]:
         piece = board[sq]
         kind = KIND[piece]
         if kind == 0:
-            dests = STEP[piece][sq] & enemy
+            # A pinned pawn may still push along its line onto the promotion zone.
+            dests = STEP[piece][sq] & (enemy | (ZONE[color] & ~occupied) if piece & 15 == 1 else enemy)
         elif kind == 1:
             dests = _ray(S if piece & 16 else N, sq, occupied) & enemy
         elif kind == 2:

@@ -51,7 +51,7 @@ def test_english_and_chinese() -> None:
     assert "|   .   .   .   .   K   .   .   .   .|i" in english
     start = Board()
     start.push_usi("7g7f")
-    assert "Last move: P-76" in text_board(start, language="en", last_move=start.peek())
+    assert "Last move: P-7f" in text_board(start, language="en", last_move=start.peek())
     hans = text_board(Board(), language="zh-hans")
     assert "飞" in hans
     assert "步" in hans

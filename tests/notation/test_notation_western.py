@@ -35,7 +35,7 @@ def played(*usi: str) -> Board:
 )
 def test_styles(board: Board, usi: str, hosking: str, hodges: str, kitao: str) -> None:
     move = Move.from_usi(usi)
-    assert make_western(board, move) == hosking
+    assert make_western(board, move, style="hosking") == hosking
     assert make_western(board, move, style="hodges") == hodges
     assert make_western(board, move, style="kitao") == kitao
     for text in (hosking, hodges, kitao):

@@ -1,9 +1,9 @@
 """Western move notation in three styles.
 
-* ``"hosking"`` (default; Tony Hosking, *The Art of Shogi*, 1996, and lishogi's "Western"):
+* ``"hodges"`` (default; George Hodges, *Shogi* magazine, 1976, the form most English books and
+  sites use): letters for ranks: ``P-7f``, ``Bx3c+``, ``S*5b``, ``+Bx2b``, ``G7h-7g``.
+* ``"hosking"`` (Tony Hosking, *The Art of Shogi*, 1996, and lishogi's "Western"):
   numbers for files and ranks: ``P-76``, ``Bx33+``, ``S*52``, ``+Bx22``, ``G78-77``.
-* ``"hodges"`` (George Hodges, *Shogi* magazine, 1976): letters for ranks: ``P-7f``, ``Bx3c+``,
-  ``S*5b``, ``+Bx2b``, ``G7h-7g``.
 * ``"kitao"`` (Kitao-Kawasaki): kanji pieces, numbers for squares, the origin in parentheses and
   the destination left out when it is the previous move's (as 同 in Japanese): ``歩-76``,
   ``角x33+``, ``銀*52``, ``+銀-44``, ``金(78)-77``, ``歩x``.
@@ -18,8 +18,8 @@ layout), and checks the move is legal.
 
 >>> from shogiban import Board
 >>> board = Board()
->>> make_western(board, board.parse_usi("7g7f")), make_western(board, board.parse_usi("7g7f"), style="hodges")
-('P-76', 'P-7f')
+>>> make_western(board, board.parse_usi("7g7f")), make_western(board, board.parse_usi("7g7f"), style="hosking")
+('P-7f', 'P-76')
 >>> parse_western(board, "G6i-5h")
 Move.from_usi('6i5h')
 
@@ -81,9 +81,9 @@ def _previous(board: Board, previous_to: Square | None) -> int | None:
 
 
 def make_western(
-    board: Board, move: Move, *, style: Style = "hosking", previous_to: Square | None = None
+    board: Board, move: Move, *, style: Style = "hodges", previous_to: Square | None = None
 ) -> str:
-    """Western text of the legal *move* in *style* (``"hosking"``, ``"hodges"`` or ``"kitao"``).
+    """Western text of the legal *move* in *style* (``"hodges"``, ``"hosking"`` or ``"kitao"``).
 
     :param previous_to: destination of the previous move (default: the board's last move); only
         the Kitao-Kawasaki style uses it, leaving the destination out (``歩x``).

@@ -204,7 +204,7 @@ class _JkfReader:
             decoded = self.move(move, here)
             if decoded is None:
                 return None
-            node = builder.move(decoded, text=json.dumps(move, ensure_ascii=False), elapsed=elapsed, total=total)
+            node = builder.move(decoded, elapsed=elapsed, total=total)
         elif isinstance(special, str):
             node = builder.result(special, elapsed=elapsed, total=total)
         else:
@@ -269,8 +269,8 @@ def _times(time: object) -> tuple[float | None, float | None]:
 # -- writing ------------------------------------------------------------------------------------
 
 
-def write_jkf(game: Game, *, indent: int | None = 2) -> str:
-    """*game* as JKF JSON text (UTF-8 characters kept as they are)."""
+def write_jkf(game: Game, *, indent: int | None = None) -> str:
+    """*game* as JKF JSON text (UTF-8 characters kept as they are; compact unless *indent*)."""
     return json.dumps(jkf_object(game), ensure_ascii=False, indent=indent) + "\n"
 
 

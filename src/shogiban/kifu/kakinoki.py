@@ -121,8 +121,11 @@ def side_labels(game: Game) -> tuple[str, str]:
     return ("下手", "上手") if handicap else ("先手", "後手")
 
 
-def made_line(result: Result, moves: int, turn: Color, labels: tuple[str, str]) -> str:
-    """The ``まで…`` summary of a line that ends with *result* after *moves* moves, *turn* to move."""
+def made_line(result: Result, moves: int, turn: Color, labels: tuple[str, str], *, ki2: bool = False) -> str:
+    """The ``まで…`` summary of a line that ends with *result* after *moves* moves, *turn* to move.
+
+    Checkmate is written ``…の勝ち`` in KIF (whose 詰み line keeps the kind, and readers such as
+    cshogi take the winner from this line) and ``詰み`` in KI2, where this line is the result."""
     head = f"まで{moves}手で"
 
     def name(color: Color | None) -> str:
@@ -144,7 +147,8 @@ def made_line(result: Result, moves: int, turn: Color, labels: tuple[str, str]) 
     if kind is ResultKind.LOSS_BY_DEFAULT and winner is not None:
         return f"{head}{name(winner.other)}の不戦敗"
     if kind is ResultKind.CHECKMATE:
-        return f"{head}詰み"
+        # "…の勝ち" is what other readers understand; the position shows it was mate.
+        return f"{head}{name(winner)}の勝ち" if winner is not None and not ki2 else f"{head}詰み"
     words = {
         ResultKind.ABORT: "中断",
         ResultKind.REPETITION: "千日手",

@@ -236,7 +236,7 @@ class _Ki2Writer:
                 assert node.result is not None
                 flush()
                 moves = len(node.moves()) + self.start_number - 1
-                self.out.append(made_line(node.result, moves, board.turn, self.labels))
+                self.out.append(made_line(node.result, moves, board.turn, self.labels, ki2=True))
                 self.out.extend(comment_lines(result_comment(node, board)))
         flush()
         self.out.append("")

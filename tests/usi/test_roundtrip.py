@@ -82,3 +82,32 @@ def test_builtin_usi_go_mate() -> None:
         assert engine.mate(Board(), 2).status in ("nomate", "timeout")
         # No king to mate: reported, answered nomate.
         assert engine.mate(Board("9/9/9/9/9/9/9/9/4K4 b R 1"), 1).status == "nomate"
+
+
+@pytest.mark.skipif(not available("shogiban.engine"), reason="the built-in engine (shogiban.engine) is not there")
+def test_builtin_usi_survives_malformed_commands() -> None:
+    from server_harness import SubprocessHarness
+
+    engine = SubprocessHarness(BUILTIN_USI)
+    try:
+        engine.send("usi\r", "isready\r")
+        engine.wait_for("readyok", timeout=60)
+        engine.send(
+            "position sfen lnsgkgsnl/9 b - 1",
+            "position startpos moves 7g7f 7g7f",
+            "go btime 1x wtime 0 byoyomi 100",
+            "setoption name Level value 0",
+            "frobnicate 3",
+            "position startpos moves 7g7f\r",
+            "go depth 1 nodes -4",
+        )
+        answers = engine.wait_for("bestmove", 2, timeout=30)
+        errors = engine.lines("info string error:")
+        assert len(errors) == 6, engine.out
+        assert answers[0] == "bestmove resign"  # the go after a rejected position
+        board = Board()
+        board.push_usi("7g7f")
+        assert Move.from_usi(answers[1].split()[1]) in board.legal_moves
+    finally:
+        engine.close()
+    assert engine.process.returncode == 0

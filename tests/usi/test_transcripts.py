@@ -1,5 +1,5 @@
-"""Replay the GUI side of real ShogiHome transcripts (shared_data/usi_logs) against our server
-and check the shape of what the engine answers."""
+"""Replay the GUI side of real ShogiHome transcripts (tests/data/usi, MIT, copied from the shared
+corpus's usi_logs) against our server and check the shape of what the engine answers."""
 
 from __future__ import annotations
 
@@ -101,9 +101,14 @@ def replay(engine: Harness, commands: list[str], *, factor: float = 1.0, wait: f
     return searches
 
 
+def test_copies_match_the_shared_corpus(shared_data: Path, test_data: Path) -> None:
+    for name in LOGS:
+        assert (test_data / "usi" / name).read_bytes() == (shared_data / "usi_logs" / name).read_bytes()
+
+
 @pytest.mark.parametrize("name", LOGS)
-def test_replay_with_standin_backend(shared_data: Path, name: str) -> None:
-    commands = gui_lines(shared_data / "usi_logs" / name)
+def test_replay_with_standin_backend(test_data: Path, name: str) -> None:
+    commands = gui_lines(test_data / "usi" / name)
     engine = Harness(StandInBackend())
     try:
         searches = replay(engine, commands)
@@ -123,8 +128,8 @@ def builtin_engine_available() -> bool:
 @pytest.mark.skipif(not builtin_engine_available(), reason="the built-in engine (shogiban.engine) has not landed yet")
 @pytest.mark.parametrize("name", ["shogihome-scenario2-usi.log", "shogihome-scenario3-usi.log",
                                   "shogihome-scenario4-usi.log", "shogihome-scenario30-usi.log"])
-def test_replay_with_the_builtin_engine(shared_data: Path, name: str) -> None:
-    commands = gui_lines(shared_data / "usi_logs" / name)
+def test_replay_with_the_builtin_engine(test_data: Path, name: str) -> None:
+    commands = gui_lines(test_data / "usi" / name)
     engine = SubprocessHarness([sys.executable, "-m", "shogiban", "usi"])
     try:
         # Times divided by 50 (33 s -> 0.66 s) keep the real searches short; the shape is the same.

@@ -572,6 +572,8 @@ class UsiProtocol(asyncio.SubprocessProtocol):
                 with contextlib.suppress(EngineError):
                     self.send_line("quit")
                     self._close_stdin()
+                if self._error is None:  # later calls should say "has quit", not "died"
+                    self._error = EngineTerminatedError(f"{self.name}: engine has quit")
                 await asyncio.wait([self.returncode], timeout=self.timeout)
             await self.kill(EngineTerminatedError(f"{self.name}: engine has quit"))
 

@@ -7,6 +7,8 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from server_harness import Harness
 from standin_backend import StandInBackend
 
@@ -274,3 +276,32 @@ def test_format_info_round_trips_through_the_client_parser() -> None:
         "info depth 5 seldepth 7 time 1234 nodes 12345 nps 10000 hashfull 12 score cp -30 upperbound pv 7g7f 3c3d"
     )
     assert parse_info(line.split(None, 1)[1], Board()) == info
+
+
+COMMANDS = ["position startpos", "position startpos moves 7g7f", "go depth 1", "go infinite", "go ponder",
+            "go btime 0 wtime 0 byoyomi 20", "stop", "ponderhit", "isready", "usinewgame", "gameover win", "go mate 20"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(COMMANDS), max_size=12))
+def test_random_command_sequences_answer_every_go_once(commands: list[str]) -> None:
+    harness = Harness(StandInBackend())
+    try:
+        searches = 0
+        for command in commands:
+            harness.send(command)
+            if command.startswith("go"):
+                searches += 1
+            answered = harness.lines("bestmove") + harness.lines("checkmate")
+            assert len(answered) <= searches
+        harness.send("stop")
+        harness.wait_for("", 0)
+        deadline = time.monotonic() + 10
+        while len(harness.lines("bestmove") + harness.lines("checkmate")) < searches:
+            assert time.monotonic() < deadline, harness.out
+            time.sleep(0.01)
+        time.sleep(0.03)
+        assert len(harness.lines("bestmove") + harness.lines("checkmate")) == searches, harness.out
+        assert not harness.lines("info string error"), harness.out
+    finally:
+        harness.close()

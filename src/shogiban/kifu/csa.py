@@ -99,10 +99,11 @@ def read_csa_games(source: str | bytes | Path, *, strict: bool = False, limit: i
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if line == "/":
-            games.append(reader.finish())
-            if limit is not None and len(games) >= limit:
-                return games
-            reader = _CsaReader(strict)
+            if reader.touched:  # an empty section between separators is no game
+                games.append(reader.finish())
+                if limit is not None and len(games) >= limit:
+                    return games
+                reader = _CsaReader(strict)
             continue
         reader.line(line, lineno, raw)
     if not games or reader.touched:

@@ -384,10 +384,18 @@ def _spin(name: str, value: str | None, low: int, high: int) -> int:
 
 def _stdout_writer() -> Callable[[str], None]:
     out: BinaryIO = sys.stdout.buffer
+    closed = threading.Event()
 
     def write(line: str) -> None:
-        out.write(line.encode("utf-8") + b"\n")
-        out.flush()
+        if closed.is_set():
+            return
+        try:
+            out.write(line.encode("utf-8") + b"\n")
+            out.flush()
+        except BrokenPipeError:
+            # The GUI is gone; its end of our input closes too, which ends the command loop.
+            LOGGER.debug("output closed by the GUI; dropping %r", line)
+            closed.set()
 
     return write
 

@@ -19,10 +19,8 @@ from shogiban.kifu import Game, ResultKind, read_game, read_usi, write_csa, writ
 
 shogi = pytest.importorskip("shogi")
 cshogi = pytest.importorskip("cshogi")
-import cshogi.CSA  # noqa: E402
-import cshogi.KIF  # noqa: E402
-import shogi.CSA  # noqa: E402
-import shogi.KIF  # noqa: E402
+for _name in ("shogi.KIF", "shogi.CSA", "cshogi.KIF", "cshogi.CSA"):
+    pytest.importorskip(_name)
 
 PS_WIN = {Color.BLACK: "b", Color.WHITE: "w"}
 

@@ -63,7 +63,7 @@ def decode_line(data: bytes) -> str:
 class _Search:
     """One ``go``: collects ``info`` lines and waits for ``bestmove`` (or ``checkmate``)."""
 
-    def __init__(self, protocol: UsiProtocol, board: Board, kind: str, key: str, multipv: int = 1) -> None:
+    def __init__(self, protocol: UsiProtocol, board: Board, kind: str, key: str) -> None:
         self.protocol = protocol
         self.board = board
         self.kind = kind
@@ -76,7 +76,6 @@ class _Search:
         self.queue: asyncio.Queue[InfoDict | None] = asyncio.Queue()
         self.stop_sent = False
         self.watchdog: asyncio.Task[None] | None = None
-        self.expected_multipv = multipv
 
     def line(self, command: str, args: str) -> None:
         if self.done.done():
@@ -446,9 +445,9 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         finally:
             self._search = None
 
-    def _start(self, board: Board, kind: str, go: str, multipv: int = 1) -> _Search:
+    def _start(self, board: Board, kind: str, go: str) -> _Search:
         key = position_command(board)
-        search = _Search(self, board.copy(stack=False), kind, key, multipv)
+        search = _Search(self, board.copy(stack=False), kind, key)
         self._search = search
         self.send_line(key)
         self.send_line(go)
@@ -515,7 +514,7 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         limit = limit or Limit(infinite=True)
         async with self._lock:
             await self._prepare(multipv)
-            search = self._start(board, "analysis", "go " + " ".join(limit.go_args()), multipv or 1)
+            search = self._start(board, "analysis", "go " + " ".join(limit.go_args()))
             search.start_watchdog(self._deadline(board, limit, timeout))
             return AnalysisResult(self, search)
 

@@ -103,19 +103,34 @@ def get_puzzle(puzzle_id: str) -> Puzzle:
 class SolveResult(Protocol):
     """What this module needs from :class:`shogiban.tsume.TsumeResult`."""
 
-    status: str
-    moves: list[Move]
-    length: int
+    @property
+    def status(self) -> str:
+        """``mate``, ``nomate``, ``timeout`` or ``unknown`` (no mate within the length limit)."""
+
+    @property
+    def moves(self) -> list[Move]:
+        """The mate line."""
+
+    @property
+    def length(self) -> int:
+        """Plies of the mate line."""
 
 
-Solver = Callable[[Board, float | None], SolveResult]
+#: ``solver(board, timeout, max_length)``: the shortest mate for the side to move of *board*,
+#: looked for up to *max_length* plies.
+Solver = Callable[[Board, float | None, int], SolveResult]
 
 
-def default_solver(board: Board, timeout: float | None) -> SolveResult:
-    """:func:`shogiban.tsume.solve` with a timeout."""
+def default_solver(board: Board, timeout: float | None, max_length: int) -> SolveResult:
+    """:func:`shogiban.tsume.solve` by game rules, with a timeout and a length limit.
+
+    The learner plays the problem as a game: the defender may interpose even where the tsume
+    convention would call it futile (無駄合), so lengths count every interposition and a final
+    move must really checkmate.  The shipped problems have the same length both ways.
+    """
     from shogiban.tsume import solve
 
-    return solve(board, timeout=timeout)
+    return solve(board, timeout=timeout, max_length=max_length, conventions=False)
 
 
 @dataclass
@@ -134,24 +149,25 @@ class _Verdict:
 class PuzzleChecker:
     """Checks learners' moves with a solver, remembering what it worked out.
 
-    :param solver: ``solver(board, timeout)`` returns a result with ``status`` (``"mate"``,
-        ``"nomate"``, ``"timeout"``, ``"unknown"``), ``moves`` and ``length``.
+    :param solver: ``solver(board, timeout, max_length)`` returns a result with ``status``
+        (``"mate"``, ``"nomate"``, ``"timeout"``, or ``"unknown"`` when there is no mate within
+        *max_length*), ``moves`` and ``length``.
     """
 
     solver: Solver = default_solver
     timeout: float = SOLVE_TIMEOUT
     cache_size: int = 4096
-    _cache: OrderedDict[str, SolveResult] = field(default_factory=OrderedDict, repr=False)
+    _cache: OrderedDict[tuple[str, int], SolveResult] = field(default_factory=OrderedDict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def solve(self, board: Board) -> SolveResult:
-        """The solver's answer for *board* (attacker to move), cached by position."""
-        key = board.sfen(move_number=False)
+    def solve(self, board: Board, max_length: int) -> SolveResult:
+        """The solver's answer for *board* (attacker to move) within *max_length* plies, cached."""
+        key = (board.sfen(move_number=False), max_length)
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        result = self.solver(board.copy(stack=False), self.timeout)
+        result = self.solver(board.copy(stack=False), self.timeout, max_length)
         with self._lock:
             self._cache[key] = result
             while len(self._cache) > self.cache_size:
@@ -169,10 +185,10 @@ class PuzzleChecker:
         for reply in replies:
             board.push(reply)
             try:
-                result = self.solve(board)
+                result = self.solve(board, budget)
             finally:
                 board.pop()
-            if result.status in ("timeout", "unknown"):
+            if result.status == "timeout":
                 return _Verdict(None)
             if result.status != "mate" or result.length > budget:
                 return _Verdict(False, reply, result.length)
@@ -233,7 +249,7 @@ class PuzzleChecker:
         board = replay(puzzle, line)
         if list(puzzle.solution[: len(line)]) == line and len(line) < len(puzzle.solution):
             return Move.from_usi(puzzle.solution[len(line)])
-        result = self.solve(board)
+        result = self.solve(board, puzzle.length - len(line))
         return result.moves[0] if result.status == "mate" and result.moves else None
 
 

@@ -201,3 +201,31 @@ def test_unknown_headers_survive_verbatim_and_in_order() -> None:
     assert game.headers.pairs()[:3] == [("謎の項目", "値１"), ("棋戦", "テスト"), ("記録係", "某")]
     for fmt in ("kifu", "ki2u", "jkf"):
         assert read_game(write_game(game, fmt), format=fmt).headers.pairs()[:3] == game.headers.pairs()[:3]
+
+
+@pytest.mark.parametrize(
+    ("pairs", "expected"),
+    [
+        ([("$TIME", "1500+0+0")], (1500, 0, 0)),
+        ([("$TIME", "600+10.5+5")], (600, 10.5, 5)),
+        ([("持ち時間", "00:25+30")], (1500, 30, 0)),
+        ([("持ち時間", "60分 切れたら1分将棋")], (3600, 60, 0)),
+        ([("持ち時間", "各１時間３０分"), ("秒読み", "30秒")], (5400, 30, 0)),
+        ([("持ち時間", "なし")], None),
+        ([], None),
+    ],
+)
+def test_time_control(pairs: list[tuple[str, str]], expected: tuple[float, float, float] | None) -> None:
+    game = Game(headers=Headers(pairs))
+    tc = game.time_control()
+    assert (None if tc is None else (tc.main, tc.byoyomi, tc.increment)) == expected
+
+
+def test_event_date_and_players(shared_data: object) -> None:
+    game = read_game("V2.2\nN+羽生\nN-藤井\n$EVENT:竜王戦\n$START_TIME:2024/05/05 15:05:40\nPI\n+\n")
+    assert (game.black, game.white, game.event, game.date) == ("羽生", "藤井", "竜王戦", "2024/05/05 15:05:40")
+    kif = read_game(write_game(game, "kifu"))
+    assert kif.headers.pairs()[1:] == [("先手", "羽生"), ("後手", "藤井"), ("棋戦", "竜王戦"),
+                                       ("開始日時", "2024/05/05 15:05:40")]
+    csa = write_game(kif, "csa").decode("cp932")  # type: ignore[union-attr]
+    assert "N+羽生\nN-藤井\n$EVENT:竜王戦\n$START_TIME:2024/05/05 15:05:40\n" in csa

@@ -25,6 +25,7 @@ from shogiban.errors import KifuParseError
 from shogiban.handicaps import Handicap, handicap_of_sfen
 from shogiban.kifu.headers import BLACK_KEYS, WHITE_KEYS, Headers
 from shogiban.kifu.results import Result, ResultKind, make_result, result_from_outcome, with_board_evidence
+from shogiban.kifu.timecontrol import TimeControl, time_control
 from shogiban.move import Move
 from shogiban.outcome import Outcome, Termination
 from shogiban.pieces import Color
@@ -283,6 +284,20 @@ class Game:
     def handicap(self) -> Handicap | None:
         """The standard handicap (平手 included) whose position the record starts from, if any."""
         return handicap_of_sfen(self.root.sfen)
+
+    def time_control(self) -> TimeControl | None:
+        """The time control the headers state (CSA ``$TIME``/``$TIME_LIMIT``, KIF 持ち時間/秒読み)."""
+        return time_control(self.headers)
+
+    @property
+    def event(self) -> str | None:
+        """The event (棋戦), if recorded."""
+        return self.headers.get("棋戦")
+
+    @property
+    def date(self) -> str | None:
+        """The start date and time as written (開始日時, or 対局日), if recorded."""
+        return self.headers.first(("開始日時", "対局日"))
 
     @property
     def black(self) -> str | None:

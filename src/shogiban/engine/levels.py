@@ -38,13 +38,13 @@ class LevelProfile:
 
 LEVELS: dict[int, LevelProfile] = {
     # level, depth, nodes, noise, miss capture, quiescence, time factor, max time, resigns
-    1: LevelProfile(1, 1, None, 300, 0.35, 1, 1.0, 0.3, False),
-    2: LevelProfile(2, 1, None, 100, 0.10, 4, 1.0, 0.5, False),
+    1: LevelProfile(1, 1, None, 400, 0.40, 0, 1.0, 0.3, False),
+    2: LevelProfile(2, 1, None, 150, 0.15, 1, 1.0, 0.5, False),
     3: LevelProfile(3, 1, None, 0, 0.0, 8, 1.0, 1.0, False),
     4: LevelProfile(4, 2, None, 0, 0.0, 8, 1.0, 2.0, True),
     5: LevelProfile(5, 3, None, 0, 0.0, 8, 1.0, None, True),
-    6: LevelProfile(6, 4, None, 0, 0.0, 10, 1.0, None, True),
-    7: LevelProfile(7, None, None, 0, 0.0, 10, 0.35, None, True),
+    6: LevelProfile(6, 4, None, 0, 0.0, 10, 0.25, None, True),
+    7: LevelProfile(7, None, None, 0, 0.0, 10, 0.45, None, True),
     8: LevelProfile(8, None, None, 0, 0.0, 12, 1.0, None, True),
 }
 

@@ -7,7 +7,7 @@ overhead, so the engine never loses on time.
 
 >>> plan = plan_time(SearchLimits(time_left=0.0, byoyomi=10.0))
 >>> round(plan.hard, 2)
-9.8
+9.75
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from shogiban.engine.limits import SearchLimits
 
 #: Seconds kept back from every clock budget for stopping, returning and sending the move.
-MOVE_OVERHEAD = 0.2
+MOVE_OVERHEAD = 0.25
 #: Seconds kept back from an exact ``movetime`` (the caller asked for that budget exactly).
 MOVETIME_OVERHEAD = 0.04
 #: The least any plan gives, so that a move is always found.

@@ -22,7 +22,7 @@ from typing import Any, Literal, Protocol
 
 from shogiban import rules
 from shogiban.board import Board
-from shogiban.errors import EngineError, IllegalMoveError, InvalidMoveError, ShogibanError
+from shogiban.errors import EngineError, IllegalMoveError, InvalidMoveError
 from shogiban.handicaps import handicap_of_sfen
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
@@ -167,6 +167,7 @@ class GameRoom:
         self.board = Board(stored.start_sfen, entering_king_rule=rule)
         self.labels: list[str] = []
         self.spent: list[int] = []
+        self.generation = 0
         self._label = services.labeler or _default_labeler()
         for usi, spent in stored.moves:
             self._push(self.board.parse_usi(usi), spent)
@@ -174,7 +175,6 @@ class GameRoom:
         self.outcome = _outcome_from_json(stored.outcome)
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
-        self.generation = 0
         self.thinking = False
         self._engine_task: asyncio.Task[None] | None = None
         self._hint_task: asyncio.Task[None] | None = None
@@ -823,10 +823,11 @@ def _pause_stored_clock(data: dict[str, Any], until: float, now: float) -> dict[
         return data
     try:
         clock = Clock.from_json(data)
-    except ShogibanError:
-        return data
     except ValueError:
-        return data
-    clock.pause(min(until, now))
+        return data  # a damaged clock is left as it is; the room reports it when it loads
+    limit = min(until, now)
+    if clock.is_flagged(limit):
+        return data  # out of time before the server stopped: the room ends the game when it loads
+    clock.pause(limit)
     clock.resume(now)
     return clock.to_json()

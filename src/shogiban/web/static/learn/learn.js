@@ -87,10 +87,10 @@ function diagramFigure(section) {
     onclick: () => { at = Math.max(0, Math.min(steps.length, go())); show(); },
   }, symbol);
   figure.append(el("div", { class: "lesson-steps" },
-    button("learnui.first", "⏮", () => 0),
+    button("learnui.first", "◀◀", () => 0),
     button("learnui.prev", "◀", () => at - 1),
     button("learnui.next", "▶", () => at + 1),
-    button("learnui.last", "⏭", () => steps.length)));
+    button("learnui.last", "▶▶", () => steps.length)));
   figure.append(caption);
   show();
   return figure;

@@ -1,0 +1,188 @@
+"""The learn and puzzle pages in a real browser (Debian's chromium through Playwright): a lesson's
+exercise refused with the core's reason, a puzzle solved by clicking, and screenshots of both in
+the four languages under ``test-artifacts/screenshots/``."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shogiban import Move
+from shogiban.lessons.puzzles import puzzles_by_length
+from shogiban.squares import parse_square, square_file, square_rank
+
+pytestmark = pytest.mark.browser
+warnings.filterwarnings("ignore", message=".*httpx2.*")
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+LANGS = ["en", "ja", "zh-Hant", "zh-Hans"]
+# board.js geometry (viewBox units): margins and cell size.
+WIDTH, HEIGHT, LEFT, TOP, CELL_W, CELL_H = 964, 1032, 16, 44, 100, 108
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    uvicorn = pytest.importorskip("uvicorn")
+    from shogiban.web.app import create_app
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = create_app(database_url="sqlite://", engines=None, heartbeat=3600.0)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    instance = uvicorn.Server(config)
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not instance.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the web server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    instance.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian chromium is not installed at /usr/bin/chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        yield instance
+        instance.close()
+
+
+def open_page(browser: Any, language: str) -> Any:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    context.add_init_script(f"localStorage.setItem('shogiban.lang', '{language}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+def click_square(page: Any, board: Any, square: str) -> None:
+    """Click the centre of *square* (``5e``) on the board inside the *board* element."""
+    sq = parse_square(square)
+    col, row = 9 - square_file(sq), square_rank(sq) - 1
+    box = board.locator("svg.sb-svg").bounding_box()
+    x = box["x"] + (LEFT + col * CELL_W + CELL_W / 2) * box["width"] / WIDTH
+    y = box["y"] + (TOP + row * CELL_H + CELL_H / 2) * box["height"] / HEIGHT
+    page.mouse.click(x, y)
+
+
+def play_move(page: Any, board: Any, usi: str) -> None:
+    """Make the USI move *usi* by clicking, answering the promotion question if it comes."""
+    move = Move.from_usi(usi)
+    if move.drop is not None:
+        board.locator(f'.sb-hand-bottom .sb-hand-piece[data-piece="{usi[0]}"]').click()
+    else:
+        click_square(page, board, usi[:2])
+    click_square(page, board, usi[2:4])
+    choice = board.locator(".sb-promo-choice")
+    if choice.count():
+        board.locator(f'.sb-promo-choice[data-choice="{"+" if move.promotion else "="}"]').click()
+
+
+def wait_ready(page: Any) -> None:
+    page.wait_for_selector("body.ready", timeout=15000)
+
+
+def test_lesson_exercise_refuses_nifu_with_the_reason(server: str, browser: Any) -> None:
+    page = open_page(browser, "ja")
+    page.goto(f"{server}/learn")
+    wait_ready(page)
+    page.locator('a.learn-link[data-lesson="drops"]').click()
+    page.wait_for_selector("h1.lesson-title")
+    assert "持駒と打ち" in page.locator("h1.lesson-title").inner_text()
+    assert page.url.endswith("/learn/drops")
+    section = page.locator('section.lesson-section[data-index="1"]')
+    board = section.locator(".lesson-board")
+    board.locator("svg.sb-svg").wait_for()
+    play_move(page, board, "P*5e")
+    feedback = section.locator(".lesson-feedback")
+    page.wait_for_function("el => el.dataset.success === 'true'", arg=feedback.element_handle(), timeout=15000)
+    assert feedback.get_attribute("data-code") == "nifu"
+    assert "二歩" in feedback.inner_text()
+    assert page.errors == []
+    page.context.close()
+
+
+def test_puzzle_solved_by_clicking(server: str, browser: Any) -> None:
+    puzzle = next(p for p in puzzles_by_length()[3] if not any("+" in m for m in p.solution[::2]))
+    page = open_page(browser, "en")
+    page.goto(f"{server}/puzzles/{puzzle.id}")
+    wait_ready(page)
+    board = page.locator(".puzzle-board")
+    status = page.locator("#puzzle-status")
+    page.wait_for_function("() => document.querySelector('#puzzle-heading').textContent.includes('Mate in 3')")
+    line: list[str] = []
+    for ply in range(0, puzzle.length, 2):
+        play_move(page, board, puzzle.solution[ply])
+        page.wait_for_function("el => el.dataset.kind === 'good'", arg=status.element_handle(), timeout=20000)
+        if ply + 2 < puzzle.length:
+            # The defender's answer comes after a short pause; wait until it is our turn again.
+            page.wait_for_function(
+                "el => el.textContent.includes('Your move')", arg=status.element_handle(), timeout=20000
+            )
+            page.wait_for_timeout(100)
+        line.append(puzzle.solution[ply])
+    assert "Solved" in status.inner_text()
+    solved = page.evaluate("() => JSON.parse(localStorage.getItem('shogiban.puzzles.solved'))")
+    assert puzzle.id in solved
+    assert page.locator(f'a.puzzle-button.solved[data-puzzle="{puzzle.id}"]').count() == 1
+    assert page.errors == []
+    page.context.close()
+
+
+def test_hint_highlights_then_shows_the_move(server: str, browser: Any) -> None:
+    puzzle = puzzles_by_length()[1][0]
+    page = open_page(browser, "zh-Hans")
+    page.goto(f"{server}/puzzles/{puzzle.id}")
+    wait_ready(page)
+    status = page.locator("#puzzle-status")
+    page.locator("#puzzle-hint").click()
+    page.wait_for_function("el => el.dataset.kind === 'hint'", arg=status.element_handle())
+    page.locator("#puzzle-hint").click()
+    page.wait_for_function("el => el.textContent.includes('箭头')", arg=status.element_handle())
+    assert page.locator(".puzzle-board .sb-arrow").count() == 1
+    page.context.close()
+
+
+@pytest.mark.parametrize("language", LANGS)
+def test_screenshots(server: str, browser: Any, language: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page = open_page(browser, language)
+    page.goto(f"{server}/learn/knight")
+    wait_ready(page)
+    page.wait_for_selector("section.lesson-section svg.sb-svg")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(SCREENSHOTS / f"learn-{language}.png"), full_page=True)
+    puzzle = puzzles_by_length()[5][0]
+    page.goto(f"{server}/puzzles/{puzzle.id}")
+    wait_ready(page)
+    page.wait_for_selector(".puzzle-board svg.sb-svg")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(SCREENSHOTS / f"puzzle-{language}.png"))
+    assert page.errors == []
+    page.context.close()

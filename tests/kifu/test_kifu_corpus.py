@@ -3,12 +3,13 @@ survives a round trip through every format that can hold it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from kifu_helpers import BROKEN, corpus_files, cp932_safe, mainline, snapshot
 
-from shogiban.kifu import ResultKind, read_game, read_games, write_game
+from shogiban.kifu import ResultKind, read_game, read_games, validate_jkf, write_game
 from shogiban.outcome import Termination
 
 
@@ -76,7 +77,8 @@ def test_corpus_round_trips_through(shared_data: Path, fmt: str) -> None:
             continue
         for original in read_games(path):
             text = write_game(original, fmt)
-            again = read_game(text, format=fmt)
+            # The schema check of written JKF is its own test (it is slow: jsonschema).
+            again = read_game(text, format=fmt, **({"validate": False} if fmt == "jkf" else {}))
             assert not again.errors, (name, fmt, again.errors)
             assert again.start_sfen == original.start_sfen, (name, fmt)
             assert mainline(again) == mainline(original), (name, fmt)
@@ -111,6 +113,16 @@ def _termination(game: object) -> object:
     if t is Termination.ENTERING_KING and outcome.winner is None:
         return Termination.IMPASSE
     return _SAME.get(t, t)
+
+
+def test_written_jkf_of_the_corpus_passes_the_schema(shared_data: Path) -> None:
+    for path in corpus_files(shared_data):
+        if _rel(shared_data, path) in BROKEN or path.suffix == ".usi":
+            continue
+        game = read_game(path)
+        if len(game.mainline_moves()) > 60:
+            continue  # jsonschema takes about a millisecond a move
+        assert validate_jkf(json.loads(write_game(game, "jkf"))) == [], path
 
 
 @pytest.mark.parametrize("fmt", ["kif", "kifu", "ki2", "jkf"])

@@ -85,11 +85,19 @@ _MOVE_CACHE: list[dict[int, tuple[int, ...]]] = [{} for _ in range(32 * 81)]
 _CACHE_LIMIT = 1 << 14
 
 
+def _chunks(codes_by_column: list[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+    """For each 9-bit pattern, the codes of the columns set in it (built incrementally: the table
+    entry for a pattern extends the entry without its lowest bit, which keeps imports fast)."""
+    table: list[tuple[int, ...]] = [()]
+    for bits in range(1, 512):
+        low = bits & -bits
+        table.append(table[bits ^ low] + codes_by_column[low.bit_length() - 1])
+    return tuple(table)
+
+
 def _drop_chunks(pt: int, rank: int) -> tuple[tuple[int, ...], ...]:
     base = (81 + pt) << 7
-    return tuple(
-        tuple(base | (rank * 9 + col) for col in range(9) if bits >> col & 1) for bits in range(512)
-    )
+    return _chunks([(base | (rank * 9 + col),) for col in range(9)])
 
 
 #: DROP_CHUNKS[pt][rank][bits]: drop codes of *pt* onto the squares of *rank* set in 9-bit *bits*.
@@ -124,16 +132,11 @@ def _pawn_chunks(color: int, rank: int) -> tuple[tuple[int, ...], ...]:
     """Codes of pawn pushes onto the squares of *rank* set in each 9-bit pattern."""
     step = 9 if color == 0 else -9
     piece = 1 | color << 4
-    table = []
-    for bits in range(512):
-        codes: list[int] = []
-        for col in range(9):
-            if bits >> col & 1:
-                to = rank * 9 + col
-                if 0 <= to + step < 81:
-                    codes += _codes_for(piece, to + step, BIT[to])
-        table.append(tuple(codes))
-    return tuple(table)
+    columns = []
+    for col in range(9):
+        to = rank * 9 + col
+        columns.append(_codes_for(piece, to + step, BIT[to]) if 0 <= to + step < 81 else ())
+    return _chunks(columns)
 
 
 #: PAWN_CHUNKS[color][rank][bits]: pawn pushes of *color* onto *rank* (promotion choices included).

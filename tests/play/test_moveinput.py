@@ -93,3 +93,22 @@ def test_format_move_per_language() -> None:
     board = Board("4k4/9/9/9/9/9/9/9/4K4 b RS 1")
     assert format_move(board, Move.from_usi("R*5e"), "zh-hans") == "▲５五飞"
     assert format_move(board, Move.from_usi("S*5e"), "zh-hans") == "▲５五银"
+
+
+@pytest.mark.parametrize(
+    ("sfen", "text", "code", "ja"),
+    [
+        ("4k4/7P1/9/9/9/9/9/9/4K4 b - 1", "２一歩", "must_promote", "歩兵はそこでは成らなければなりません"),
+        ("4k4/7P1/9/9/9/9/9/9/4K4 b - 1", "P-2a", "must_promote", "歩兵はそこでは成らなければなりません"),
+        (None, "７六歩成", "cannot_promote_here", "その手では歩兵は成れません"),
+        (None, "５五銀", "no_such_move", "５五に動ける自分の銀将がありません"),
+        (None, "S-5e", "no_such_move", "５五に動ける自分の銀将がありません"),
+        (None, "△７六歩", "wrong_side", "先手の手番です"),
+    ],
+)
+def test_notation_reasons_are_translated(sfen: str | None, text: str, code: str, ja: str) -> None:
+    with pytest.raises(IllegalEntryError) as caught:
+        read_move(Board(sfen) if sfen else Board(), text)
+    assert caught.value.reason_code == code
+    assert ja in caught.value.explain("ja")
+    assert caught.value.reasons["en"] != caught.value.reasons["zh-hans"]

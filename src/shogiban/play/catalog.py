@@ -136,6 +136,10 @@ _EN: dict[str, str] = {
     "puzzle.unverified": "This move could not be checked in time; try the move you are surest of.",
     "puzzle.moves": "{count} moves",
     "puzzle.group": "Mate in {count}",
+    "reason.must_promote": "the {piece} must promote there",
+    "reason.cannot_promote_here": "the {piece} cannot promote on that move",
+    "reason.no_such_move": "no {piece} of yours can move to {square}",
+    "reason.wrong_side": "it is {side}'s turn",
 }
 
 _JA: dict[str, str] = {
@@ -252,6 +256,10 @@ _JA: dict[str, str] = {
     "puzzle.unverified": "時間内にこの手を確かめられませんでした。",
     "puzzle.moves": "{count}手",
     "puzzle.group": "{count}手詰",
+    "reason.must_promote": "{piece}はそこでは成らなければなりません",
+    "reason.cannot_promote_here": "その手では{piece}は成れません",
+    "reason.no_such_move": "{square}に動ける自分の{piece}がありません",
+    "reason.wrong_side": "{side}の手番です",
 }
 
 _ZH_HANT: dict[str, str] = {
@@ -362,6 +370,10 @@ _ZH_HANT: dict[str, str] = {
     "puzzle.unverified": "無法及時驗證這一步。",
     "puzzle.moves": "{count}手",
     "puzzle.group": "{count}手詰",
+    "reason.must_promote": "{piece}走到那裡必須升變",
+    "reason.cannot_promote_here": "這一步{piece}不能升變",
+    "reason.no_such_move": "沒有己方的{piece}能走到{square}",
+    "reason.wrong_side": "現在輪到{side}",
 }
 
 _ZH_HANS: dict[str, str] = {
@@ -472,6 +484,10 @@ _ZH_HANS: dict[str, str] = {
     "puzzle.unverified": "无法及时验证这一步。",
     "puzzle.moves": "{count}手",
     "puzzle.group": "{count}手诘",
+    "reason.must_promote": "{piece}走到那里必须升变",
+    "reason.cannot_promote_here": "这一步{piece}不能升变",
+    "reason.no_such_move": "没有己方的{piece}能走到{square}",
+    "reason.wrong_side": "现在轮到{side}",
 }
 
 #: The message tables by language code.

@@ -151,6 +151,11 @@ def _candidates(board: Board, message: str) -> list[Move]:
 # The core's reasons (shogiban.rules.illegal_reason) as the notation modules quote them in their
 # errors, mapped back to a code so that the reason can be told in every language.
 _CORE_REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # The notation modules' own reasons first (they may quote a core reason after them).
+    (re.compile(r"the (?P<piece>[a-z ]+) must promote"), "must_promote"),
+    (re.compile(r"the (?P<piece>[a-z ]+) cannot promote here"), "cannot_promote_here"),
+    (re.compile(r"no (?P<piece>[a-z ]+) can move to (?P<square>\d[a-i])"), "no_such_move"),
+    (re.compile(r"it is (?P<side>sente|gote)'s turn"), "wrong_side"),
     (re.compile(r"two pawns on file (?P<file>\d)"), "nifu"),
     (re.compile(r"pawn drop mate"), "uchifuzume"),
     (re.compile(r"a (?P<piece>[a-z ]+) dropped on (?P<square>\d[a-i]) could never move"), "dead_piece_drop"),
@@ -161,12 +166,21 @@ _CORE_REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+_CODE_OF_KEY = {"dead_piece_drop": "dead_piece", "dead_piece_move": "dead_piece", "occupied_drop": "occupied"}
+
+
 def _reasons_from_message(board: Board, message: str) -> tuple[dict[Language, str], str]:
     """Reasons in every language for a notation module's illegal-move *message*, and the code."""
     from shogiban.pieces import ENGLISH_NAMES
-    from shogiban.squares import parse_square, square_file
+    from shogiban.squares import parse_square
 
     detail = message[message.find("(", message.find(" in ")) + 1:].rstrip(")") if " in " in message else message
+    board_reason, _, drop_reason = detail.partition(", and as a drop: ")
+    if drop_reason and not re.search(r"no [a-z ]+ in hand", drop_reason):
+        # The piece is in hand but the drop is illegal: that is the useful reason.
+        detail = drop_reason
+    else:
+        detail = board_reason
     for pattern, key in _CORE_REASONS:
         found = pattern.search(detail)
         if found is None:
@@ -179,12 +193,12 @@ def _reasons_from_message(board: Board, message: str) -> tuple[dict[Language, st
                 params["file"] = explain.file_label(int(groups["file"]), lang)
             if "square" in groups:
                 params["square"] = explain.square_label(parse_square(groups["square"]), lang)
-                if "file" not in params:
-                    params["file"] = explain.file_label(square_file(parse_square(groups["square"])), lang)
             if "piece" in groups and groups["piece"] in ENGLISH_NAMES:
                 params["piece"] = explain.piece_name(ENGLISH_NAMES.index(groups["piece"]), lang)
+            if "side" in groups:
+                params["side"] = explain.side_name(0 if groups["side"] == "sente" else 1, lang)
             reasons[lang] = translate(lang, f"reason.{key}", **params)
-        return reasons, key.removesuffix("_drop").removesuffix("_move")
+        return reasons, _CODE_OF_KEY.get(key, key)
     return dict.fromkeys(_LANGS, detail), "illegal_move"
 
 

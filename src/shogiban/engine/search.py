@@ -515,8 +515,8 @@ class Searcher:
     def think(self, moves: list[int]) -> tuple[int, int, list[int], SearchInfo | None]:
         """Iterative deepening over the root *moves* until a limit is reached.
 
-        Returns (best code, score, principal variation, last report).  The move of the last
-        completed iteration is kept, unless the interrupted one had already found a better one.
+        Returns (best code, score, principal variation, last report).  When a limit interrupts an
+        iteration, the best move it completed wins over the previous iteration's choice.
         """
         plan = self.plan
         best_code = moves[0]
@@ -530,7 +530,10 @@ class Searcher:
             try:
                 score, code = self._aspiration(moves, depth, score)
             except SearchStopped:
-                if self.partial is not None and (depth == 1 or self.partial[1] > best_score):
+                # Any root move completed in this iteration beat every move searched before it at
+                # the new depth (the previous best comes first): it is the better choice, even
+                # with a lower score than the previous iteration gave (the old best may be refuted).
+                if self.partial is not None:
                     best_code, best_score, best_pv = self.partial
                     last = self.info(depth, best_score, best_pv)
                 elif last is None:

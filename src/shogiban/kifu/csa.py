@@ -111,6 +111,20 @@ def read_csa_games(source: str | bytes | Path, *, strict: bool = False, limit: i
     return games
 
 
+def _unescape_note(text: str) -> str:
+    """``$NOTE`` escapes: ``\\n`` is a line break, ``\\\\`` a backslash."""
+    out = []
+    i = 0
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text) and text[i + 1] in "n\\":
+            out.append("\n" if text[i + 1] == "n" else "\\")
+            i += 2
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
 class _CsaReader:
     def __init__(self, strict: bool) -> None:
         self.builder = GameBuilder(strict=strict)
@@ -172,6 +186,8 @@ class _CsaReader:
             if not sep:
                 self.error(f"information line {s!r} has no ':'", lineno, raw)
                 return
+            if key == "NOTE":
+                value = _unescape_note(value)
             self.headers.add(CSA_TO_KIF.get(key, "$" + key), value)
         elif c == "V":
             if not re.fullmatch(r"V\d+(\.\d+)?", s):
@@ -363,12 +379,18 @@ def write_csa(game: Game, *, version: str = "2.2") -> str:
         out.append(f"N+{_one_line(black)}")
     if white is not None:
         out.append(f"N-{_one_line(white)}")
+    others: list[str] = []
     for key, value in headers.pairs():
         if key in ("先手", "後手", "下手", "上手", "手合割"):
             continue
         csa_key = KIF_TO_CSA.get(key) or (key[1:] if key.startswith("$") else None)
-        if csa_key is not None:
-            out.append(f"${csa_key}:{_one_line(value)}")
+        csa_value = _csa_info(csa_key, value, game) if csa_key is not None else None
+        if csa_key is not None and csa_value is not None:
+            out.append(f"${csa_key}:{csa_value}")
+        else:
+            # No CSA field holds it: keep it for people as a comment line.
+            others.append(f"'{key}：{_one_line(value)}")
+    out.extend(others)
     out.extend(csa_position(game.start_sfen))
     _comment_lines(out, game.root.comment)
     board = game.start_board()
@@ -387,6 +409,33 @@ def write_csa(game: Game, *, version: str = "2.2") -> str:
                 out.append("T" + format_seconds_csa(node.elapsed, v3))
             _comment_lines(out, result_comment(node, board))
     return "\n".join(out) + "\n"
+
+
+_DATE = re.compile(
+    r"\s*(\d{4})/(\d{1,2})/(\d{1,2})(?:\s*[(（].[)）])?(?:\s*(\d{1,2})[:：](\d{1,2})(?:[:：](\d{1,2}))?)?"
+)
+_CSA_DATE = re.compile(r"\d{4}/\d{2}/\d{2}( \d{2}:\d{2}:\d{2})?$")
+
+
+def _csa_info(key: str, value: str, game: Game) -> str | None:
+    """*value* in the form CSA readers expect for ``$key``, or None when it has none."""
+    if key in ("START_TIME", "END_TIME") and not _CSA_DATE.match(value):
+        m = _DATE.match(value)
+        if m is None:
+            return None
+        date = f"{int(m.group(1)):04d}/{int(m.group(2)):02d}/{int(m.group(3)):02d}"
+        if m.group(4) is None:
+            return date
+        return f"{date} {int(m.group(4)):02d}:{int(m.group(5)):02d}:{int(m.group(6) or 0):02d}"
+    if key == "TIME_LIMIT" and not re.fullmatch(r"\d+:\d{2}\+\d+", value):
+        control = game.time_control()
+        if control is None or control.increment or not float(control.main).is_integer():
+            return None
+        minutes = int(control.main) // 60
+        return f"{minutes // 60:02d}:{minutes % 60:02d}+{int(control.byoyomi):02d}"
+    if key == "NOTE":
+        return value.replace("\\", "\\\\").replace("\n", "\\n")
+    return _one_line(value)
 
 
 def csa_encoding(version: str = "2.2") -> str:

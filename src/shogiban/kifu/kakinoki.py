@@ -45,11 +45,12 @@ def is_bod_line(line: str) -> bool:
 
 
 def header_pair(line: str) -> tuple[str, str] | None:
-    """``(key, value)`` of a ``key：value`` header line, or None."""
+    """``(key, value)`` of a ``key：value`` header line, or None.  Kifu for Windows writes line
+    breaks inside a value (備考) as ``\\n``; they come back as line breaks."""
     m = HEADER_RE.match(line.strip(_SPACES))
     if m is None:
         return None
-    return m.group(1).strip(_SPACES), m.group(2).strip(_SPACES + "\r\n")
+    return m.group(1).strip(_SPACES), m.group(2).strip(_SPACES + "\r\n").replace("\\n", "\n")
 
 
 def set_start_position(
@@ -218,7 +219,7 @@ def header_block(game: Game, *, encoding_line: str | None = None) -> list[str]:
     for key, value in headers.pairs():
         if key in ("先手", "下手", "後手", "上手"):
             key = labels[0] if key in ("先手", "下手") else labels[1]
-        out.append(f"{key}：{value}")
+        out.append(f"{key}：{value.replace(chr(10), chr(92) + 'n')}")
         if key == "手合割" and needs_bod:
             board = Board(sfen, lenient=True)
             number = int(fields[3]) - 1

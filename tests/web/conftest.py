@@ -10,13 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient, WebSocketTestSession
-
-from shogiban.web.app import create_app
-from shogiban.web.players import ThinkRequest, ThinkResult
 
 # Starlette suggests httpx2 for its test client; httpx works the same for these tests.
 warnings.filterwarnings("ignore", message=".*httpx2.*")
+
+from starlette.testclient import TestClient, WebSocketTestSession  # noqa: E402
+
+from shogiban.web.app import create_app  # noqa: E402
+from shogiban.web.players import ThinkRequest, ThinkResult  # noqa: E402
 
 
 @dataclass
@@ -53,7 +54,7 @@ class StandInEngine:
     async def release(self, game_id: str) -> None:
         self.released.append(game_id)
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Nothing to stop."""
 
 

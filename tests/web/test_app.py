@@ -588,3 +588,28 @@ def test_restart_resumes_the_engines_turn(make_client: Callable[..., TestClient]
     assert len(state_of(second, game["id"])["moves"]) == 2
     assert engine.calls
     assert engine.calls[0].moves == ("7g7f",)
+
+
+# -- a USI engine the server was started with ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("mode", "outcome"), [("first", None), ("illegal", "illegal_move")])
+def test_game_against_the_servers_usi_engine(make_client: Callable[..., TestClient], mode: str,
+                                             outcome: str | None) -> None:
+    import sys
+
+    fake = Path(__file__).with_name("fake_usi_engine.py")
+    client = make_client(engine_command=f"{sys.executable} {fake} {mode}")
+    assert client.get("/api/config").json()["usi"] == Path(sys.executable).name
+    game = new_game(client, mode="computer", opponent="usi", color="b", time={"main": 60, "byoyomi": 5})
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        state = join_as(ws, game["token"])
+        assert state["game"]["players"]["w"]["kind"] == "usi"
+        play(ws, "7g7f", 0)
+        answer = receive(ws, ("move", "state"))
+        if outcome is None:
+            assert answer["type"] == "move"
+            assert answer["move"]["ply"] == 2
+        else:
+            assert answer["outcome"]["termination"] == outcome
+            assert "5a5e" in answer["outcome"]["detail"]

@@ -209,7 +209,7 @@ def create_app(
                 await store.run(store.store.heartbeat, now())
             for service in (builtin, usi_service):
                 if service is not None:
-                    service.close()
+                    await service.close()
             store.close()
 
     def rooms() -> RoomManager:

@@ -102,7 +102,7 @@ class Thinker(Protocol):
         """The game *game_id* is over: free what it held."""
         ...  # pragma: no cover - protocol
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Stop every engine."""
         ...  # pragma: no cover - protocol
 
@@ -186,7 +186,7 @@ class BuiltinEngines:
     async def release(self, game_id: str) -> None:
         """Nothing is held per game."""
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Stop the workers."""
         self._executor.shutdown(wait=False, cancel_futures=True)
 
@@ -284,6 +284,7 @@ class UsiEngines:
             self._held.discard(game_id)
             self._slots.release()
 
-    def close(self) -> None:
-        """Forget the processes (their transports are closed with the event loop)."""
-        self._engines.clear()
+    async def close(self) -> None:
+        """Quit every engine process."""
+        for game_id in list(self._engines):
+            await self.release(game_id)

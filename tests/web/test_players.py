@@ -1,0 +1,102 @@
+"""The computer players: the built-in engine in workers and an external USI engine."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from shogiban import Board
+from shogiban.errors import EngineError, IllegalMoveError
+from shogiban.web.players import BuiltinEngines, ThinkRequest, ThinkResult, UsiEngines, builtin_think
+
+START = Board().sfen()
+FAKE = Path(__file__).with_name("fake_usi_engine.py")
+
+
+def test_request_rebuilds_the_position_and_refuses_bad_moves() -> None:
+    request = ThinkRequest(START, ("7g7f", "3c3d"))
+    assert request.board().sfen() == "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
+    with pytest.raises(IllegalMoveError):
+        ThinkRequest(START, ("7g7f", "7g7f")).board()
+
+
+@pytest.mark.parametrize("limits", [
+    {"movetime": 0.05}, {"time_left": 1.0, "byoyomi": 0.0}, {"time_left": 0.0, "byoyomi": 0.1}, {},
+])
+def test_builtin_engine_answers_legal_moves(limits: dict) -> None:
+    request = ThinkRequest(START, ("7g7f",), level=1, seed=3, **limits)
+    result = builtin_think(request)
+    assert result.move is not None
+    assert request.board().is_legal(request.board().parse_usi(result.move))
+
+
+def test_builtin_engines_in_a_thread_pool() -> None:
+    async def main() -> ThinkResult:
+        engines = BuiltinEngines(executor=ThreadPoolExecutor(1))
+        try:
+            return await engines.think(ThinkRequest(START, (), level=1, movetime=0.05))
+        finally:
+            await engines.close()
+
+    assert asyncio.run(main()).move is not None
+
+
+def test_a_crashing_thinker_becomes_an_engine_error() -> None:
+    def broken(request: ThinkRequest) -> ThinkResult:
+        raise ZeroDivisionError("bug")
+
+    async def main() -> None:
+        engines = BuiltinEngines(executor=ThreadPoolExecutor(1), think=broken)
+        try:
+            await engines.think(ThinkRequest(START, ()))
+        finally:
+            await engines.close()
+
+    with pytest.raises(EngineError, match="ZeroDivisionError"):
+        asyncio.run(main())
+
+
+def usi_think(mode: str, moves: tuple[str, ...] = ("7g7f",), **limits: object) -> ThinkResult:
+    async def main() -> ThinkResult:
+        engines = UsiEngines(f"{sys.executable} {FAKE} {mode}", name="fake")
+        try:
+            return await engines.think(ThinkRequest(START, moves, game_id="g", **limits))  # type: ignore[arg-type]
+        finally:
+            await engines.release("g")
+            await engines.close()
+
+    return asyncio.run(main())
+
+
+@pytest.mark.parametrize("limits", [{}, {"time_left": 60.0, "other_time": 30.0, "byoyomi": 10.0}, {"movetime": 1.0}])
+def test_usi_engine_moves(limits: dict) -> None:
+    result = usi_think("first", **limits)
+    assert result.move is not None
+    board = Board()
+    board.push_usi("7g7f")
+    assert board.is_legal(board.parse_usi(result.move))
+
+
+def test_usi_engine_resigns() -> None:
+    assert usi_think("resign") == ThinkResult(move=None)
+
+
+def test_usi_engine_illegal_move_is_reported() -> None:
+    result = usi_think("illegal")
+    assert result.move is None
+    assert result.illegal is not None
+    assert "5a5e" in result.illegal
+
+
+def test_usi_engine_crash_is_an_engine_error() -> None:
+    with pytest.raises(EngineError):
+        usi_think("crash")
+
+
+def test_usi_engine_command_must_not_be_empty() -> None:
+    with pytest.raises(ValueError, match="invalid engine command"):
+        UsiEngines("   ")

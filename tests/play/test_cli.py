@@ -152,8 +152,14 @@ def test_loss_on_time_with_a_tiny_clock() -> None:
     assert process.stdout is not None
     assert process.stdin is not None
     assert process.stderr is not None
-    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()  # type: ignore[union-attr]
-    seen = []
+    stdout = process.stdout
+
+    def pump() -> None:
+        for line in stdout:
+            lines.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
+    seen: list[str] = []
     try:
         # Nobody types: the input stays open and the byoyomi runs out.
         while not any("ran out of time" in line for line in seen):

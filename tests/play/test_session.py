@@ -45,6 +45,7 @@ class StandInEngine:
     name: str = "stand-in"
     seen: list[ClockState | None] = field(default_factory=list)
     closed: bool = False
+    results: list[str] = field(default_factory=list)
     think: Callable[[], None] | None = None
 
     def choose(self, board: Board, clock: ClockState | None) -> EngineAnswer:
@@ -60,6 +61,9 @@ class StandInEngine:
 
     def suggest(self, board: Board, seconds: float) -> Move | None:
         return self.hint
+
+    def game_over(self, result: str) -> None:
+        self.results.append(result)
 
     def close(self) -> None:
         self.closed = True
@@ -248,6 +252,7 @@ def test_engine_moves_and_the_human_mates() -> None:
     engine = StandInEngine(["3i2i"])
     run = play("9/9/1k7/9/9/9/9/2s2rr2/6K2 b - 1", ["4h4i+"], (engine, HumanPlayer("me")))
     assert "Sente plays K-2i." in run.output
+    assert engine.results == ["lose"]
     assert run.outcome.termination is Termination.CHECKMATE
     assert run.outcome.winner == Color.WHITE
 

@@ -189,7 +189,8 @@ def test_mate_exercises_have_a_mate_and_say_so(client: TestClient) -> None:
     assert len(exercises) >= 2
     for lesson_id, section, _ in exercises:
         board = Board(section["exercise"]["sfen"])
-        mates, others = [], []
+        mates: list[str] = []
+        others: list[str] = []
         for move in board.legal_moves:
             board.push(move)
             (mates if board.is_checkmate() else others).append(move.usi())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -250,10 +251,11 @@ def test_bad_requests(client: TestClient) -> None:
 
 
 def test_when_the_solver_runs_out_of_time() -> None:
+    @dataclass
     class Timeout:
-        status = "timeout"
-        moves: tuple[Move, ...] = ()
-        length = 0
+        status: str = "timeout"
+        moves: list[Move] = field(default_factory=list)
+        length: int = 0
 
     stalled = PuzzleChecker(solver=lambda board, timeout, max_length: Timeout())
     puzzle = puzzles_by_length()[3][0]

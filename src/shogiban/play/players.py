@@ -69,6 +69,9 @@ class EnginePlayer(Protocol):
     def suggest(self, board: Board, seconds: float) -> Move | None:
         """A move for the side to move, found in about *seconds* (a hint); None if none."""
 
+    def game_over(self, result: str) -> None:
+        """Tell the engine the game ended: ``win``, ``lose`` or ``draw`` from its side."""
+
     def close(self) -> None:
         """Release the engine (stop its process)."""
 
@@ -104,6 +107,10 @@ class BuiltinEnginePlayer:
         from shogiban.engine import SearchLimits
 
         return self.engine.search(board, SearchLimits(movetime=seconds)).move
+
+    def game_over(self, result: str) -> None:
+        """Forget the game (the next one starts afresh)."""
+        self.engine.new_game()
 
     def close(self) -> None:
         """Nothing to release."""
@@ -142,6 +149,10 @@ class UsiEnginePlayer:
         """See :meth:`EnginePlayer.suggest`."""
 
         return self.engine.play(board, _per_move(seconds)).move
+
+    def game_over(self, result: str) -> None:
+        """Send ``gameover``."""
+        self.engine.game_over(result)
 
     def close(self) -> None:
         """Quit the engine process."""

@@ -213,10 +213,23 @@ class GameSession:
             outcome, self.board, self.language, handicap=self.options.handicap is not None, declarer=self.declarer
         )
         self.say(text, "bold")
+        self._tell_engines(outcome)
         if self.options.save_path:
             self._save(self.options.save_path)
         if self._humans() and outcome.termination is not Termination.ABANDONED:
             self._after_the_end()
+
+    def _tell_engines(self, outcome: Outcome) -> None:
+        """Send each engine the result from its side (USI ``gameover``)."""
+        for color in COLORS:
+            player = self.players[color]
+            if isinstance(player, HumanPlayer) or outcome.termination is Termination.ABANDONED:
+                continue
+            result = "draw" if outcome.winner is None else "win" if outcome.winner == color else "lose"
+            try:
+                player.game_over(result)
+            except EngineError as error:
+                self.say(self.t("game.engine_error", error=str(error)), "bold red")
 
     def _after_the_end(self) -> None:
         """Let the user save the record or look at the board before leaving."""

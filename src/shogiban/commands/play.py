@@ -135,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
         flipped = flipped or human == Color.WHITE
     hint_engine: EnginePlayer | None = None
     try:
-        if engine is None:
+        if not args.engine:
+            # Hints come from the strongest level, whatever the opponent's level.
             hint_engine = BuiltinEnginePlayer(8, seed=args.seed)
         # Piped output is a transcript: no wrapping at an imaginary terminal width.
         console = Console(no_color=args.no_color or None, highlight=False, soft_wrap=not sys.stdout.isatty())

@@ -117,7 +117,9 @@ class BoardView:
         return text
 
     def _frame_line(self) -> Text:
-        return Text("   +" + "-" * 36 + "+", style=self._style("frame"))
+        text = Text("   ")
+        text.append("+" + "-" * 36 + "+", style=self._style("frame"))
+        return text
 
     def _rank_line(self, row: int) -> Text:
         rank = 8 - row if self.flipped else row

@@ -198,28 +198,34 @@ class LineTracker:
 
 
 def header_block(game: Game, *, encoding_line: str | None = None) -> list[str]:
-    """Header lines and, when the start position needs one, the BOD diagram (KIF and KI2)."""
+    """Header lines and, when the start position needs one, the BOD diagram (KIF and KI2).
+
+    A standard handicap is named by 手合割; any other start position (and 三/五/七枚落ち) is a BOD
+    diagram, with no 手合割 line unless the record had one for a position no handicap has
+    (python-shogi refuses ``手合割：その他``)."""
     out: list[str] = []
     if encoding_line:
         out.append(encoding_line)
-    headers = game.headers.copy()
     sfen = game.start_sfen
     fields = sfen.split()
     handicap = handicap_of_sfen(sfen)
     needs_bod = handicap is None or handicap.japanese in AMBIGUOUS_HANDICAPS or fields[3] != "1"
-    name = handicap.japanese if handicap is not None else headers.get("手合割", "その他")
-    if "手合割" in headers:
-        headers["手合割"] = name
-    else:
-        # Kifu for Windows writes 手合割 before the players; keep that order for readers that care.
-        pairs = headers.pairs()
+    pairs = game.headers.pairs()
+    if handicap is not None:
+        # 三/五/七枚落ち mean different positions to different programs (and older ones lack the
+        # 七枚落ち names): the diagram alone says which.
+        name = "" if handicap.japanese in AMBIGUOUS_HANDICAPS else handicap.japanese
+        pairs = [(k, name if k == "手合割" else v) for k, v in pairs]
+    if not any(k == "手合割" for k, _ in pairs):
+        # Kifu for Windows writes 手合割 (and the diagram) before the players.
         at = next((i for i, (k, _) in enumerate(pairs) if k in ("先手", "後手", "下手", "上手")), len(pairs))
-        headers = Headers([*pairs[:at], ("手合割", name), *pairs[at:]])
+        pairs.insert(at, ("手合割", handicap.japanese if handicap is not None and not needs_bod else ""))
     labels = side_labels(game)
-    for key, value in headers.pairs():
+    for key, value in pairs:
         if key in ("先手", "下手", "後手", "上手"):
             key = labels[0] if key in ("先手", "下手") else labels[1]
-        out.append(f"{key}：{value.replace(chr(10), chr(92) + 'n')}")
+        if key != "手合割" or value:
+            out.append(f"{key}：{value.replace(chr(10), chr(92) + 'n')}")
         if key == "手合割" and needs_bod:
             board = Board(sfen, lenient=True)
             number = int(fields[3]) - 1

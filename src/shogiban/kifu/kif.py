@@ -378,8 +378,8 @@ class _KifWriter:
             elapsed = node.elapsed or 0
             totals[side] = node.total if node.total is not None else totals[side] + elapsed
             line += " " * max(1, 13 - _width(text)) + format_kif_time(elapsed, totals[side])
-        if parent.variations[-1] is not node:
-            line += "+" if self.times else (" " * max(1, 13 - _width(text)) + "+")
+        # Kifu for Windows marks a move that has alternatives with a trailing "+"; it is only a
+        # hint (the 変化 blocks hold the tree) and python-shogi drops lines that carry it.
         self.out.append(line)
         comment = result_comment(node, board) if node.result is not None else node.comment
         self.out.extend(comment_lines(comment))

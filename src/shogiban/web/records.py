@@ -47,13 +47,13 @@ class Download:
     media_type: str
 
 
-def _player_name(room: GameRoom, color: Color) -> str:
+def _player_name(room: GameRoom, color: Color) -> str | None:
     seat = room.seats[color]
     if seat.kind == "engine":
         return f"shogiban level {seat.level}"
     if seat.kind == "usi":
         return room.services.usi_name or "USI engine"
-    return seat.name or ("先手" if color == Color.BLACK else "後手")
+    return seat.name
 
 
 def room_game(room: GameRoom) -> Game:
@@ -76,8 +76,10 @@ def room_game(room: GameRoom) -> Game:
             f"+{int(control.increment.total_seconds())}秒加算" if control.increment else ""
         )
         game.headers["持ち時間"] = f"{minutes}分{extra}"
-    game.headers["下手" if giver else "先手"] = _player_name(room, Color.BLACK)
-    game.headers["上手" if giver else "後手"] = _player_name(room, Color.WHITE)
+    for color, key in ((Color.BLACK, "下手" if giver else "先手"), (Color.WHITE, "上手" if giver else "後手")):
+        name = _player_name(room, color)
+        if name:
+            game.headers[key] = name
     node: GameNode = game.root
     for move, spent in zip(board.move_stack, room.spent, strict=True):
         node = node.add_variation(move)

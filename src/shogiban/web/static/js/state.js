@@ -112,8 +112,9 @@ export function isHandicap(state) {
 export function clockView(state, color, now) {
   const clock = state.clock;
   if (!clock || !clock.enabled) return { enabled: false };
-  let main = clock[color];
-  let byoyomi = clock[`${color}_byoyomi`];
+  const side = color === "b" ? "black" : "white";
+  let main = clock[side];
+  let byoyomi = clock[`${side}_byoyomi`];
   const running = clock.running === color && !state.outcome;
   if (running) {
     let spent = Math.max(0, now - state.clockAt);

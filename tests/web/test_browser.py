@@ -1,0 +1,470 @@
+"""The web UI in a real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright),
+against a real ``shogiban serve`` subprocess with the built-in engine.
+
+Screenshots of the main screens in every language go to ``test-artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shogiban import Board
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+LANGUAGES = {"ja": "ja-JP", "zh-Hant": "zh-TW", "zh-Hans": "zh-CN", "en": "en-US"}
+#: A lone gote king against two rooks and two golds: a strong player mates in a few moves.
+NEAR_MATE = "8k/9/9/9/9/9/9/9/K8 b 2R2G 1"
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium package to run the browser tests",
+                allow_module_level=True)
+
+
+# -- a real server --------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``shogiban serve`` in a subprocess on a free port, restartable on the same database."""
+
+    def __init__(self, database: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database = f"sqlite:///{database}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "shogiban", "serve", "--port", str(self.port), "--db", self.database,
+                   "--workers", "1", "--log-level", "warning"]
+        self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                problem = self.process.stderr.read().decode() if self.process.stderr else ""
+                raise RuntimeError(f"the server exited: {problem}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/config", timeout=1) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start in 30 s")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module's tests."""
+    running = Server(tmp_path_factory.mktemp("web") / "games.sqlite3")
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium, Debian's build: no browser is downloaded."""
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+def new_page(browser: Any, language: str = "ja", width: int = 1280, height: int = 860) -> Any:
+    """A page in a fresh context whose browser prefers *language*."""
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=LANGUAGES[language])
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.js_errors = errors
+    return page
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+# -- driving the board -------------------------------------------------------------------------------
+
+WIDTH, HEIGHT, LEFT, TOP, CELL_W, CELL_H = 16 + 900 + 48, 44 + 972 + 16, 16, 44, 100, 108
+
+
+def square_point(page: Any, square: str, host: str = "#board") -> tuple[float, float]:
+    """Screen coordinates of the centre of *square* on the board in *host*."""
+    box = page.locator(f"{host} svg.sb-svg").bounding_box()
+    flipped = page.locator(host).evaluate("e => e.classList.contains('sb-flipped')")
+    col, row = 9 - int(square[0]), "abcdefghi".index(square[1])
+    if flipped:
+        col, row = 8 - col, 8 - row
+    x = box["x"] + (LEFT + col * CELL_W + CELL_W / 2) * box["width"] / WIDTH
+    y = box["y"] + (TOP + row * CELL_H + CELL_H / 2) * box["height"] / HEIGHT
+    return x, y
+
+
+def click_square(page: Any, square: str) -> None:
+    page.mouse.click(*square_point(page, square))
+
+
+def play_by_clicking(page: Any, usi: str, turn: str) -> None:
+    """Make the move *usi* with the mouse: click-click, drops from the hand, the promotion
+    choice when it is offered."""
+    if usi[1] == "*":
+        page.click(f"#board .sb-hand-piece[data-piece='{usi[0]}'][data-color='{turn}']")
+        click_square(page, usi[2:4])
+        return
+    click_square(page, usi[:2])
+    click_square(page, usi[2:4])
+    chooser = page.locator("#board .sb-promo-choice")
+    if chooser.count():
+        page.click(f"#board .sb-promo-choice[data-choice='{'+' if usi.endswith('+') else '='}']")
+
+
+def api_state(page: Any, base: str, game_id: str) -> dict[str, Any]:
+    response = page.request.get(f"{base}/api/games/{game_id}")
+    assert response.ok
+    state: dict[str, Any] = response.json()
+    return state
+
+
+def wait_for_ply(page: Any, ply: int) -> None:
+    page.wait_for_function("n => document.querySelectorAll('.move-list li[data-ply]').length >= n", arg=ply)
+
+
+def create_game(page: Any, base: str, **body: Any) -> dict[str, Any]:
+    """Create a game with the page's cookies (so the page is the player) and open it."""
+    response = page.request.post(f"{base}/api/games", data=body)
+    assert response.status == 201, response.text()
+    game: dict[str, Any] = response.json()
+    page.goto(base + game["url"])
+    page.wait_for_selector("#board .sb-piece")
+    page.wait_for_selector(".status-line[data-kind]")
+    return game
+
+
+def strong_move(board: Board) -> str:
+    """The move a strong player would choose (the built-in engine at its top level)."""
+    from shogiban.engine import Engine, SearchLimits
+
+    result = Engine(level=8, seed=1).search(board, SearchLimits(movetime=0.3))
+    assert result.move is not None
+    return result.move.usi()
+
+
+# -- tests -------------------------------------------------------------------------------------------
+
+
+def test_full_game_against_the_computer_by_clicking(browser: Any, server: Server) -> None:
+    page = new_page(browser, "ja")
+    game = create_game(page, server.url, mode="computer", level=1, color="b", sfen=NEAR_MATE)
+    deadline = time.monotonic() + 60
+    played = 0
+    while time.monotonic() < deadline and played < 12:
+        state = api_state(page, server.url, game["id"])
+        if state["outcome"]:
+            break
+        if not state["can"]["move"]:
+            page.wait_for_timeout(100)
+            continue
+        played += 1
+        board = Board(state["game"]["start_sfen"])
+        for move in state["moves"]:
+            board.push_usi(move["usi"])
+        ply = board.ply
+        play_by_clicking(page, strong_move(board), "b")
+        wait_for_ply(page, ply + 1)
+    state = api_state(page, server.url, game["id"])
+    assert state["outcome"], state
+    page.wait_for_selector(".result-dialog[open]")
+    assert state["outcome"]["termination"] in ("checkmate", "no_legal_moves")
+    assert state["outcome"]["winner"] == "b"
+    assert page.locator(".result-title").inner_text() == "あなたの勝ちです！"
+    reason = page.locator(".result-reason").inner_text()
+    assert "詰み" in reason or "指せる手" in reason
+    assert any(m["usi"][1] == "*" for m in state["moves"]), "the win used drops from the hand"
+    assert page.locator(".move-list li[data-ply] .label").first.inner_text().startswith("▲")
+    assert page.js_errors == []
+    page.context.close()
+
+
+def test_promote_decline_and_forced_promotion(browser: Any, server: Server) -> None:
+    page = new_page(browser, "en")
+    game = create_game(page, server.url, mode="local", sfen="4k4/8P/9/3S1S3/9/9/9/9/4K4 b - 1")
+    click_square(page, "6d")
+    assert page.locator("#board .sb-dest").count() + page.locator("#board .sb-dest-capture").count() >= 5
+    click_square(page, "6c")
+    page.wait_for_selector("#board .sb-promo-choice")
+    page.click("#board .sb-promo-choice[data-choice='+']")
+    wait_for_ply(page, 1)
+    play_by_clicking(page, "5a4a", "w")
+    wait_for_ply(page, 2)
+    click_square(page, "4d")
+    click_square(page, "4c")
+    page.wait_for_selector("#board .sb-promo-choice")
+    page.click("#board .sb-promo-choice[data-choice='=']")
+    wait_for_ply(page, 3)
+    play_by_clicking(page, "4a5a", "w")
+    wait_for_ply(page, 4)
+    click_square(page, "1b")
+    click_square(page, "1a")  # a pawn on the last rank must promote: no question asked
+    wait_for_ply(page, 5)
+    assert page.locator("#board .sb-promo-choice").count() == 0
+    moves = [m["usi"] for m in api_state(page, server.url, game["id"])["moves"]]
+    assert moves == ["6d6c+", "5a4a", "4d4c", "4a5a", "1b1a+"]
+    labels = page.locator(".move-list li[data-ply] .label").all_inner_texts()
+    assert labels[0] == "▲６三銀成"
+    assert labels[2] == "▲４三銀不成"
+    page.context.close()
+
+
+def test_drag_and_drop_moves_a_piece(browser: Any, server: Server) -> None:
+    page = new_page(browser, "en")
+    game = create_game(page, server.url, mode="local")
+    start, end = square_point(page, "2g"), square_point(page, "2f")
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0], (start[1] + end[1]) / 2, steps=4)
+    page.mouse.move(*end, steps=4)
+    page.mouse.up()
+    wait_for_ply(page, 1)
+    assert api_state(page, server.url, game["id"])["moves"][0]["usi"] == "2g2f"
+    page.context.close()
+
+
+def test_friend_game_in_two_browsers_with_a_spectator(browser: Any, server: Server) -> None:
+    host = new_page(browser, "en")
+    host.goto(server.url + "/")
+    host.click("label[for=mode-friend]")
+    host.click("label[for=color-b]")
+    host.click("#start-button")
+    host.wait_for_url("**/game/**")
+    link = host.locator("#invite-link").input_value()
+    shot(host, "en-friend-invite")
+
+    friend = new_page(browser, "zh-Hant")
+    friend.goto(link)
+    friend.click("#join-button")
+    friend.wait_for_selector(".status-line[data-kind='wait']")
+    host.wait_for_selector(".status-line[data-kind='turn']")
+    assert host.locator(".invite-card").is_hidden()
+
+    spectator = new_page(browser, "ja")
+    spectator.goto(link)
+    spectator.wait_for_selector("#board .sb-piece")
+
+    play_by_clicking(host, "7g7f", "b")
+    wait_for_ply(friend, 1)
+    assert friend.locator("#board").evaluate("e => e.classList.contains('sb-flipped')")
+    play_by_clicking(friend, "3c3d", "w")
+    for page in (host, friend, spectator):
+        wait_for_ply(page, 2)
+    assert spectator.locator(".move-list li[data-ply] .label").all_inner_texts() == ["▲７六歩", "△３四歩"]
+    # The spectator's board does not move pieces, and the server would refuse anyway.
+    assert spectator.locator("#board .sb-movable").count() == 0
+    click_square(spectator, "2g")
+    click_square(spectator, "2f")
+    spectator.wait_for_timeout(300)
+    game_id = link.rsplit("/", 1)[1]
+    state = api_state(spectator, server.url, game_id)
+    assert state["you"] is None
+    assert len(state["moves"]) == 2
+    assert friend.locator(".player-bar.bottom .player-name").inner_text() == "你"
+    for page in (host, friend, spectator):
+        assert page.js_errors == []
+        page.context.close()
+
+
+def test_switch_language_is_remembered(browser: Any, server: Server) -> None:
+    page = new_page(browser, "en")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#start-button")
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert page.locator("nav a[data-nav='play']").inner_text() == "Play"
+    page.select_option("#language-select", "zh-Hant")
+    page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
+    assert page.locator("nav a[data-nav='play']").inner_text() == "對局"
+    assert page.locator("#start-button").inner_text() == "開始對局"
+    assert page.evaluate("localStorage.getItem('shogiban.lang')") == "zh-Hant"
+    page.reload()
+    page.wait_for_function("document.body.classList.contains('ready')")
+    assert page.locator("html").get_attribute("lang") == "zh-Hant"
+    assert page.locator("#start-button").inner_text() == "開始對局"
+    page.select_option("#language-select", "zh-Hans")
+    page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
+    assert page.locator("#start-button").inner_text() == "开始对局"
+    page.context.close()
+
+
+def test_open_a_kif_step_through_and_play_on(browser: Any, server: Server, tmp_path: Path) -> None:
+    kif = (
+        "手合割：平手\n先手：甲\n後手：乙\n手数----指手---------消費時間--\n"
+        "   1 ７六歩(77)\n*最初のコメント\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 ８四歩(83)\n"
+        "\n変化：2手\n   2 ８四歩(83)\n*変化のコメント\n"
+    )
+    path = tmp_path / "game.kif"
+    path.write_bytes(kif.encode("cp932"))
+    page = new_page(browser, "ja")
+    page.goto(server.url + "/record")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector(".record-moves li[data-index]")
+    assert page.locator(".record-info .card-title").inner_text() == "☗甲 — ☖乙"
+    page.click("#next-button")
+    assert page.locator(".comment-text").inner_text() == "最初のコメント"
+    assert page.locator(".step-count").inner_text() == "1手目 / 4"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.locator(".record-moves li.current .label").inner_text() == "▲２六歩"
+    page.keyboard.press("ArrowLeft")
+    assert page.locator(".record-moves li.current .label").inner_text() == "△３四歩"
+    page.click(".var-list .chip:has-text('８四歩')")
+    assert page.locator(".record-moves li.current .label").inner_text() == "△８四歩"
+    assert page.locator(".comment-text").inner_text() == "変化のコメント"
+    assert page.locator(".step-count").inner_text() == "2手目 / 2"
+    assert page.locator("#last-button").is_disabled()
+    page.click("#continue-computer")
+    page.wait_for_selector(".from-record")
+    page.click("#start-button")
+    page.wait_for_url("**/game/**")
+    wait_for_ply(page, 2)
+    assert page.locator(".move-list li[data-ply] .label").all_inner_texts()[:2] == ["▲７六歩", "△８四歩"]
+    page.context.close()
+
+
+def test_errors_are_explained(browser: Any, server: Server) -> None:
+    page = new_page(browser, "ja")
+    create_game(page, server.url, mode="local")
+    page.fill(".move-input", "P*5e")
+    page.press(".move-input", "Enter")
+    page.wait_for_selector(".toast.show")
+    assert page.locator(".toast").inner_text() == "その駒は持っていません。"
+    page.goto(server.url + "/game/doesnotexist")
+    page.wait_for_selector(".status-line[data-kind='error']")
+    assert page.locator(".status-line").inner_text() == "この対局は存在しません。"
+    page.goto(server.url + "/record")
+    page.fill("#record-text", "これは棋譜ではありません")
+    page.click("#open-button")
+    page.wait_for_selector(".toast.show")
+    assert page.locator(".toast").inner_text() == "この棋譜は読み込めません。"
+    page.context.close()
+
+
+def test_restart_the_server_mid_game_and_carry_on(browser: Any, tmp_path: Path) -> None:
+    restartable = Server(tmp_path / "games.sqlite3")
+    restartable.start()
+    try:
+        page = new_page(browser, "en")
+        game = create_game(
+            page, restartable.url, mode="computer", level=1, color="b", time={"main": 600, "byoyomi": 10}
+        )
+        play_by_clicking(page, "7g7f", "b")
+        wait_for_ply(page, 2)  # with the engine's reply
+        started = time.monotonic()
+        before = api_state(page, restartable.url, game["id"])
+        restartable.stop()
+        stopped = time.monotonic()
+        page.wait_for_selector(".connection-line:not([hidden])")
+        time.sleep(2.0)  # downtime: not charged to anyone
+        restarting = time.monotonic()
+        restartable.start()
+        page.wait_for_selector(".connection-line", state="hidden", timeout=30000)
+        after = api_state(page, restartable.url, game["id"])
+        ended = time.monotonic()
+        assert [m["usi"] for m in after["moves"]] == [m["usi"] for m in before["moves"]]
+        assert after["clock"]["white"] == before["clock"]["white"]
+        charged = before["clock"]["black"] - after["clock"]["black"]
+        uptime = (stopped - started) + (ended - restarting)
+        assert 0 <= charged <= uptime * 1000 + 500
+        assert charged < (ended - started) * 1000 - 1500  # the 2 s without a server were not charged
+        play_by_clicking(page, "2g2f", "b")
+        wait_for_ply(page, 3)
+        assert page.js_errors == []
+        page.context.close()
+    finally:
+        restartable.stop()
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_screenshots(browser: Any, server: Server, language: str) -> None:
+    """The main screens in every language, for people to look at (test-artifacts/screenshots)."""
+    page = new_page(browser, language)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#start-button")
+    assert page.locator("html").get_attribute("lang") == language
+    shot(page, f"{language}-new-game")
+    game = create_game(page, server.url, mode="computer", level=2, color="b", time={"main": 300, "byoyomi": 30},
+                       moves=["7g7f", "3c3d", "2g2f", "4c4d", "2f2e", "2b3c", "3i4h", "3a4b"])
+    click_square(page, "8h")
+    page.wait_for_timeout(200)
+    shot(page, f"{language}-game")
+    page.keyboard.press("Escape")
+    page.click("#resign-button")
+    page.click("#resign-yes")
+    page.wait_for_selector(".result-dialog[open]")
+    page.wait_for_timeout(250)
+    shot(page, f"{language}-game-over")
+    page.goto(f"{server.url}/record?game={game['id']}")
+    page.wait_for_selector(".record-moves li[data-index]")
+    for _ in range(6):
+        page.click("#next-button")
+    shot(page, f"{language}-record")
+    mobile = new_page(browser, language, width=390, height=844)
+    mobile.context.add_cookies(page.context.cookies())
+    mobile.goto(f"{server.url}/game/{game['id']}")
+    mobile.wait_for_selector("#board .sb-piece")
+    mobile.wait_for_timeout(250)
+    shot(mobile, f"{language}-phone-game")
+    assert page.js_errors == []
+    assert mobile.js_errors == []
+    page.context.close()
+    mobile.context.close()
+
+
+def test_no_request_leaves_the_server(browser: Any, server: Server) -> None:
+    """Everything is served locally: no CDN, nothing fetched from elsewhere."""
+    page = new_page(browser, "en")
+    outside: list[str] = []
+    page.on("request", lambda request: outside.append(request.url) if not request.url.startswith(server.url) else None)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#start-button")
+    page.goto(server.url + "/record")
+    page.click("#example-button")
+    page.wait_for_selector(".record-moves li[data-index]")
+    assert [url for url in outside if not url.startswith("data:")] == []
+    page.context.close()
+

@@ -529,3 +529,27 @@ def test_detect_format_uses_the_extension_only_as_a_hint() -> None:
     assert detect_format("", "a.ki2") == "ki2"
     with pytest.raises(KifuParseError):
         detect_format("???")
+
+
+def test_missing_files_are_reported(tmp_path: Path) -> None:
+    with pytest.raises(KifuParseError, match="no such file"):
+        read_game("missing.kif")
+    with pytest.raises(KifuParseError, match="cannot read"):
+        read_game(tmp_path / "missing.csa")
+
+
+def test_csa_information_in_csa_form() -> None:
+    game = read_kif(
+        "開始日時：2008/12/20(土) 9:05\n終了日時：2005/11/29･30日\n持ち時間：各６時間\n備考：一行目\\n二行目\n"
+        "記録係：某\n手合割：平手\n   1 ７六歩(77)\n"
+    )
+    assert game.headers["備考"] == "一行目\n二行目"
+    csa = write_csa(game)
+    assert "$START_TIME:2008/12/20 09:05:00\n" in csa
+    assert "$END_TIME:2005/11/29\n" in csa
+    assert "$TIME_LIMIT:06:00+00\n" in csa
+    assert "$NOTE:一行目\\n二行目\n" in csa
+    assert "'記録係：某\n" in csa
+    again = read_csa(csa)
+    assert again.headers["備考"] == "一行目\n二行目"
+    assert "備考：一行目\\n二行目\n" in write_kif(game)

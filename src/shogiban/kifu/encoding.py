@@ -72,7 +72,17 @@ def read_text(source: str | bytes | Path) -> tuple[str, str | None]:
         return decode(data), path.name
     if not isinstance(source, str):
         raise KifuParseError(f"cannot read a record from {type(source).__name__}: {source!r}")
+    if _names_a_file(source):
+        raise KifuParseError(f"cannot read {source!r}: no such file")
     return source.lstrip("\ufeff"), None
+
+
+_RECORD_SUFFIXES = (".kif", ".kifu", ".ki2", ".ki2u", ".csa", ".jkf", ".json", ".usi", ".sfen", ".usen", ".bod")
+
+
+def _names_a_file(text: str) -> bool:
+    """A one-line string ending in a record extension is a file name, not a record."""
+    return "\n" not in text and len(text) < 4096 and text.strip().lower().endswith(_RECORD_SUFFIXES)
 
 
 def _looks_like_path(text: str) -> bool:

@@ -162,10 +162,13 @@ def test_kif_times_comments_bookmarks_round_trip() -> None:
         "1 ▲７六歩(77)",
         "   1 ７六歩(77)  +",
         "   1 7六歩(77)",
+        "1   ７六歩(77)   (0:3/0:00:03)",  # 81Dojo
+        "   1   ７六歩(77)   (00:01/00:00:01)",  # lishogi
+        "   1 ７六歩(77)   ( 1:02:03/01:02:03)",
     ],
 )
 def test_kif_move_line_variants(line: str) -> None:
-    game = read_kif(KIF_BODY + line + "\n   2 同歩(73)\n" if False else KIF_BODY + line + "\n")
+    game = read_kif(KIF_BODY + line + "\n")
     assert not game.errors, game.errors
     assert mainline(game) == ["7g7f"]
 

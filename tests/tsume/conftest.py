@@ -53,3 +53,41 @@ def corpus_rows() -> list[Row]:
 @pytest.fixture(scope="session")
 def tsume_rows(shared_data: Path) -> list[Row]:
     return read_rows(shared_data / "tsume" / "tsume.tsv")
+
+
+def flip_sfen(sfen: str) -> str:
+    """The same position with the colours exchanged and the board turned round (sente's problem
+    becomes gote's)."""
+    board, turn, hands, *rest = sfen.split()
+    rows = []
+    for row in reversed(board.split("/")):
+        cells: list[str] = []
+        i = 0
+        while i < len(row):
+            if row[i].isdigit():
+                cells.extend([""] * int(row[i]))
+                i += 1
+            else:
+                size = 2 if row[i] == "+" else 1
+                cells.append(row[i : i + size].swapcase())
+                i += size
+        text, empty = "", 0
+        for cell in reversed(cells):
+            if cell:
+                text += (str(empty) if empty else "") + cell
+                empty = 0
+            else:
+                empty += 1
+        rows.append(text + (str(empty) if empty else ""))
+    swapped = "-" if hands == "-" else hands.swapcase()
+    return " ".join(["/".join(rows), "w" if turn == "b" else "b", swapped, *rest])
+
+
+def flip_usi(usi: str) -> str:
+    """A USI move seen from the other side (see :func:`flip_sfen`)."""
+    def square(text: str) -> str:
+        return f"{10 - int(text[0])}{'abcdefghi'[8 - 'abcdefghi'.index(text[1])]}"
+
+    if usi[1] == "*":
+        return usi[:2] + square(usi[2:4])
+    return square(usi[0:2]) + square(usi[2:4]) + usi[4:]

@@ -19,21 +19,22 @@ def _after(sfen: str, *moves: str) -> Board:
 
 
 def test_chain_of_futile_drops_is_mate() -> None:
-    # 1g2h: every drop on 3g..8b is taken by the bishop, and the last one next to the king is mate.
-    board = _after("k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1", "1g2h")
+    # 1c2b: every drop on 3c..8h is taken by the bishop, and the last one next to the king is mate
+    # (the bishop on 1b guards 8i, the king on 8g guards the rest).
+    board = _after("9/8B/8B/9/9/9/1K7/9/k8 b 2r4g4s4n4l18p 1", "1c2b")
     assert is_mated(board, conventions=True)
     assert not is_mated(board, conventions=False)
     plain = _usi(board._legal_codes())
-    assert {"P*3g", "G*8b", "R*5e"} <= plain
+    assert {"P*3c", "G*8h", "R*5e"} <= plain
     assert all("*" in usi for usi in plain)
     assert evasion_codes(board, conventions=True) == []
 
 
 def test_drop_next_to_the_king_is_futile_when_the_capture_is_guarded() -> None:
-    # The dragon takes on 2b, guarded by the silver on 3a: mate.  (antma futile_drops)
-    board = _after("6Snl/5+Rg1k/6ppp/9/9/9/9/9/9 b r2b3g3s3n3l15p 1", "4b3b")
+    # tanuki-7-137 (MIT): the rook takes on 3a, guarded by the pawn on 3b: mate at once.
+    board = _after("7k1/6P2/2R4S1/6G2/9/9/9/9/9 b Pr2b3g3s4n4l16p 1", "7c7a+")
     assert is_mated(board)
-    assert _usi(board._legal_codes()) >= {"N*2b", "R*2b"}
+    assert _usi(board._legal_codes()) >= {"G*3a", "N*6a", "R*4a"}
 
 
 def test_a_drop_another_defender_can_recapture_counts() -> None:
@@ -85,8 +86,8 @@ def test_king_flight_detection() -> None:
 
 
 def test_corpus_final_positions(tsume_rows: list) -> None:
-    """Every recorded solution ends in mate under the conventions; the two tsumemi problems that
-    end with a futile interposition only under them."""
+    """Every recorded solution ends in mate under the conventions; exactly the two tsumemi problems
+    that end with a futile interposition are no mate under game rules."""
     not_plain = set()
     for row in tsume_rows:
         if not row.solution or row.solution == "none":
@@ -96,3 +97,13 @@ def test_corpus_final_positions(tsume_rows: list) -> None:
         if not is_mated(board, conventions=False):
             not_plain.add(row.id)
     assert not_plain == {"tsumemi-1te-10", "tsumemi-3te-3"}
+
+
+def test_corpus_futile_drop_rows(tsume_rows: list) -> None:
+    """antma's futile-drop tests: the rook takes next to the king, guarded: all drops futile."""
+    rows = [row for row in tsume_rows if row.id == "antma-tsume1_futile_drops" and row.solution.startswith("4b3b")]
+    assert len(rows) == 3
+    for row in rows:
+        board = _after(row.sfen, "4b3b")
+        assert is_mated(board)
+        assert not is_mated(board, conventions=False)

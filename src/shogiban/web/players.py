@@ -187,8 +187,8 @@ class BuiltinEngines:
         """Nothing is held per game."""
 
     async def close(self) -> None:
-        """Stop the workers."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Stop the workers (each finishes its current search, which the levels keep short)."""
+        await asyncio.to_thread(self._executor.shutdown, wait=True, cancel_futures=True)
 
 
 def engine_available() -> bool:
@@ -216,6 +216,7 @@ class UsiEngines:
             raise ValueError(f"invalid engine command: {command!r}")
         self.name = name or os.path.basename(self.command[0])
         self._engines: dict[str, Any] = {}
+        self._transports: dict[str, asyncio.SubprocessTransport] = {}
         self._slots = asyncio.Semaphore(max_processes)
         self._held: set[str] = set()
         self._locks: dict[str, asyncio.Lock] = {}
@@ -230,12 +231,13 @@ class UsiEngines:
             await self._slots.acquire()
             self._held.add(game_id)
         try:
-            _transport, engine = await popen_usi(self.command)
-        except Exception:
+            transport, engine = await popen_usi(self.command)
+        except BaseException:
             self._held.discard(game_id)
             self._slots.release()
             raise
         self._engines[game_id] = engine
+        self._transports[game_id] = transport
         return engine
 
     async def think(self, request: ThinkRequest) -> ThinkResult:
@@ -277,14 +279,20 @@ class UsiEngines:
         """Quit the game's engine process."""
         engine = self._engines.pop(game_id, None)
         self._locks.pop(game_id, None)
-        if engine is not None:
-            with contextlib.suppress(EngineError):  # already dead: nothing left to stop
-                await engine.quit()
-        if game_id in self._held:
-            self._held.discard(game_id)
-            self._slots.release()
+        try:
+            if engine is not None:
+                with contextlib.suppress(EngineError):  # already dead: nothing left to stop
+                    await engine.quit()
+        finally:
+            # Even when cancelled (server shutdown), close the pipes and free the slot.
+            transport = self._transports.pop(game_id, None)
+            if transport is not None:
+                transport.close()
+            if game_id in self._held:
+                self._held.discard(game_id)
+                self._slots.release()
 
     async def close(self) -> None:
         """Quit every engine process."""
-        for game_id in list(self._engines):
+        for game_id in set(self._engines) | set(self._transports):
             await self.release(game_id)

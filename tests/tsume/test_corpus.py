@@ -121,8 +121,9 @@ def test_shorter_mates_under_game_rules_too(ident: str, tsume_rows: list[Row]) -
 def test_futile_interposition_regressions(tsume_rows: list[Row]) -> None:
     """The rows whose source length counts no futile interposition (10 antma tests, 2 tsumemi
     problems): the conventions give the source length, a game-rule search more plies -- except
-    three antma rows where the README's cshogi figure is wrong (a pawn drop barred by 二歩, a gote
-    knight that may not be dropped on its last rank, and one plain mate in one)."""
+    three antma rows that are plain mates in one as well (a block barred by 二歩, a gote knight
+    that may not be dropped on its last rank, no piece to block with); the README's
+    ``cshogi_shortest=3`` for them comes from cshogi's 1-ply mate routine missing these mates."""
     special = [
         row for row in tsume_rows
         if "LENGTH_DIFFERS" in row.verification or "not_mate_by_cshogi" in row.verification

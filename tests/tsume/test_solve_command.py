@@ -47,10 +47,20 @@ def test_file_of_sfens(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "mate in 5: 1b2b 3a4a 2c3b 4a5a G*6b" in out
 
 
-def test_kif_with_a_diagram(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_kif_with_a_diagram(test_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The defender's hand is written 残りの駒全部 ("all the remaining pieces").
+    assert main(["solve", str(test_data / "tsume" / "chain_1te.kif")]) == 0
+    out = capsys.readouterr().out
+    assert "problem: chain_1te.kif (recorded: 1c2b+)" in out
+    assert "sfen: 9/8B/8B/9/9/9/1K7/9/k8 b 2r4g4s4n4l18p 1" in out
+    assert "mate in 1: 1c2b+" in out
+    assert "japanese: ▲２二角成" in out
+
+
+def test_shift_jis_kif_from_the_corpus(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", str(shared_data / "tsume" / "tsumemi-kif" / "3te-3.kif")]) == 0
     out = capsys.readouterr().out
-    assert "problem: 3te-3.kif" in out
+    assert "problem: 3te-3.kif (recorded: " in out
     assert "mate in 3:" in out
 
 

@@ -90,7 +90,8 @@ def _lenient_board(sfen: str, where: str) -> Board:
 
 
 def load_problems(problem: str) -> list[tuple[str, Board]]:
-    """``(label, board)`` for an SFEN argument, a file of SFENs or a game record file.
+    """``(label, board)`` for an SFEN argument, a file of SFENs or a game record file (whose
+    recorded moves, the composer's solution, are appended to the label).
 
     :raises ShogibanError: if the text is neither, or a line or record cannot be read.
     """
@@ -119,7 +120,9 @@ def _load_file(path: Path) -> list[tuple[str, Board]]:
     from shogiban.kifu import read_game
 
     game = read_game(path)
-    return [(path.name, game.start_board().copy(stack=False))]
+    recorded = " ".join(move.usi() for move in game.mainline_moves())
+    label = f"{path.name} (recorded: {recorded})" if recorded else path.name
+    return [(label, game.start_board().copy(stack=False))]
 
 
 def _japanese(board: Board, result: TsumeResult) -> str | None:

@@ -143,8 +143,7 @@ def test_friend_game_join_wrong_side_and_spectators(client: TestClient) -> None:
         watching = join_as(spectator, None)
         assert watching["you"] is None
         assert watching["position"]["dests"] == {}
-        assert watching["can"] == {"move": False, "undo": False, "hint": False, "declare": False, "resign": False,
-                                   "join": False}
+        assert not any(watching["can"].values())
         assert play(w, "3c3d", 0)["code"] == "not_your_turn"
         for request in ({"type": "move", "usi": "7g7f", "ply": 0}, {"type": "resign"}, {"type": "undo", "ply": 0}):
             spectator.send_json(request)
@@ -613,3 +612,48 @@ def test_game_against_the_servers_usi_engine(make_client: Callable[..., TestClie
         else:
             assert answer["outcome"]["termination"] == outcome
             assert "5a5e" in answer["outcome"]["detail"]
+
+
+# -- 持将棋 by agreement -----------------------------------------------------------------------------
+
+#: Both kings in their enemy camps; sente holds 24 points, gote 30.
+ENTERED = "9/4K4/9/9/9/9/9/4k4/9 b 2R2B4G4s4n4l18p 1"
+
+
+def test_impasse_in_a_local_game_settles_by_points(client: TestClient) -> None:
+    game = new_game(client, mode="local", sfen=ENTERED)
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        assert join_as(ws, game["token"])["can"]["impasse"] is True
+        ws.send_json({"type": "impasse", "ply": 0})
+        over = receive(ws, "state")
+    assert over["outcome"] == {"termination": "impasse", "winner": None, "detail": "sente 24 points, gote 30 points"}
+
+
+def test_impasse_needs_both_players_in_a_friends_game(client: TestClient) -> None:
+    game = new_game(client, mode="friend", color="b", sfen=ENTERED)
+    white = client.post(f"/api/games/{game['id']}/join").json()["token"]
+    client.cookies.clear()
+    url = f"/ws/games/{game['id']}"
+    with client.websocket_connect(url) as b, client.websocket_connect(url) as w:
+        join_as(b, game["token"])
+        join_as(w, white)
+        b.send_json({"type": "impasse", "ply": 0})
+        offered = receive(b, "state")
+        assert offered["impasse_offer"] == "b"
+        assert offered["outcome"] is None
+        assert offered["can"]["impasse"] is False
+        seen = receive(w, "state")
+        assert seen["can"]["impasse"] is True
+        b.send_json({"type": "impasse", "ply": 0})
+        assert receive(b, "error")["code"] == "busy"
+        w.send_json({"type": "impasse", "ply": 0})
+        settled = receive(w, "state")
+        assert settled["outcome"]["termination"] == "impasse"
+
+
+def test_impasse_refused_before_the_kings_enter(client: TestClient) -> None:
+    game = new_game(client, mode="local")
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        assert join_as(ws, game["token"])["can"]["impasse"] is False
+        ws.send_json({"type": "impasse", "ply": 0})
+        assert receive(ws, "error")["code"] == "cannot_impasse"

@@ -143,6 +143,8 @@ async def _dispatch(room: GameRoom, connection: Connection, message: ClientMessa
         await room.hint(connection, message["ply"])
     elif message["type"] == "declare":
         await room.declare(connection.role, message["ply"])
+    elif message["type"] == "impasse":
+        await room.impasse(connection.role, message["ply"])
     elif message["type"] == "hello":
         token = message["token"]
         role = room.role_of(token)

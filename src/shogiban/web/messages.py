@@ -8,6 +8,7 @@ Client to server (JSON text frames)::
     {"type": "undo", "ply": 2}                   # vs the computer: take back my last move
     {"type": "hint", "ply": 2}                   # vs the computer: suggest a move
     {"type": "declare", "ply": 120}              # entering-king declaration (入玉宣言)
+    {"type": "impasse", "ply": 150}              # propose/accept 持将棋 (both kings entered)
     {"type": "ping"}
 
 Server to client: ``state`` (everything, on connect and after undo, resignation, joining, the end
@@ -77,13 +78,23 @@ class DeclareRequest(TypedDict):
     ply: int
 
 
+class ImpasseRequest(TypedDict):
+    """Propose or accept 持将棋 (both kings entered)."""
+
+    type: Literal["impasse"]
+    ply: int
+
+
 class PingRequest(TypedDict):
     """Keep-alive."""
 
     type: Literal["ping"]
 
 
-ClientMessage = HelloMessage | MoveRequest | ResignRequest | UndoRequest | HintRequest | DeclareRequest | PingRequest
+ClientMessage = (
+    HelloMessage | MoveRequest | ResignRequest | UndoRequest | HintRequest | DeclareRequest | ImpasseRequest
+    | PingRequest
+)
 
 # -- server to client ---------------------------------------------------------------------------
 
@@ -145,6 +156,7 @@ class Permissions(TypedDict):
     """What this connection may do now."""
 
     move: bool
+    impasse: bool
     undo: bool
     hint: bool
     declare: bool
@@ -164,6 +176,7 @@ class StateMessage(TypedDict):
     outcome: OutcomeInfo | None
     can: Permissions
     thinking: bool
+    impasse_offer: Literal["b", "w"] | None
 
 
 class MoveMessage(TypedDict):
@@ -260,6 +273,8 @@ def parse_client_message(text: str | bytes | None) -> ClientMessage:
         return {"type": "hint", "ply": _ply(data)}
     if kind == "declare":
         return {"type": "declare", "ply": _ply(data)}
+    if kind == "impasse":
+        return {"type": "impasse", "ply": _ply(data)}
     if kind == "ping":
         return {"type": "ping"}
     raise MessageError("unknown_type", f"unknown message type: {kind!r}")

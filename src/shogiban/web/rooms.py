@@ -27,7 +27,7 @@ from shogiban.handicaps import handicap_of_sfen
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
 from shogiban.pieces import Color
-from shogiban.squares import SQUARE_NAMES
+from shogiban.squares import SQUARE_NAMES, square_rank
 from shogiban.web.clock import Clock, TimeControl
 from shogiban.web.messages import (
     GameInfo,
@@ -176,6 +176,7 @@ class GameRoom:
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.thinking = False
+        self.impasse_offer: Color | None = None
         self._engine_task: asyncio.Task[None] | None = None
         self._hint_task: asyncio.Task[None] | None = None
         self._flag_handle: asyncio.TimerHandle | None = None
@@ -209,6 +210,17 @@ class GameRoom:
         """The human's side in a game against the computer."""
         humans = [c for c in (Color.BLACK, Color.WHITE) if not self.seats[c].is_engine]
         return humans[0] if len(humans) == 1 else None
+
+    def kings_entered(self) -> bool:
+        """Whether both kings stand in their enemy camps (入玉): the 持将棋 count may settle the game."""
+        black, white = self.board.king_square(Color.BLACK), self.board.king_square(Color.WHITE)
+        return black is not None and white is not None and square_rank(black) <= 3 and square_rank(white) >= 7
+
+    def _mover_color(self, role: Role) -> Color | None:
+        """The side *role* acts for: its own, or the side to move when it plays both."""
+        if role is None:
+            return None
+        return self.board.turn if role == "both" else Color("bw".index(role))
 
     @property
     def open_seat(self) -> Color | None:
@@ -265,8 +277,14 @@ class GameRoom:
             undoable_end = self.outcome is None or self.outcome.termination in _UNDOABLE_ENDS
             undo = undoable_end and self._undo_plies() > 0
         engines = self.services.engines is not None
+        playing = not over and self.status == "playing" and role is not None
+        mover = self._mover_color(role)
+        impasse = playing and self.kings_entered() and (
+            self.mode != "friend" or self.impasse_offer is None or self.impasse_offer != mover
+        )
         return {
             "move": mine,
+            "impasse": impasse,
             "undo": undo,
             "hint": mine and engines and (vs_computer or self.mode == "local"),
             "declare": mine and self._refresh_cache().can_declare,
@@ -322,6 +340,7 @@ class GameRoom:
             "outcome": outcome_info(self.outcome),
             "can": self.permissions(role),
             "thinking": self.thinking,
+            "impasse_offer": None if self.impasse_offer is None else "bw"[self.impasse_offer],  # type: ignore[typeddict-item]
         }
 
     def _online(self) -> list[bool]:
@@ -380,6 +399,7 @@ class GameRoom:
         previous = self.board.peek().to_square if self.board.ply else None
         label = self._label(self.board, move, previous)
         self.board.push(move)
+        self.impasse_offer = None
         self.labels.append(label)
         self.spent.append(spent_ms)
         self.generation += 1
@@ -535,6 +555,33 @@ class GameRoom:
                 raise RoomError("cannot_declare", f"the declaration would fail: {reason}")
             outcome = self.board.declare_win()
             await self._finish(outcome)
+
+    async def impasse(self, role: Role, ply: int) -> None:
+        """Propose, or agree to, ending the game by the 24-point count (持将棋) once both kings have
+        entered.  The computer, and one device playing both sides, agree at once; in a friends'
+        game the opponent must agree too (any move withdraws the proposal).
+
+        :raises RoomError: for spectators, a stale *ply*, or when the kings have not both entered.
+        """
+        async with self.lock:
+            if role is None:
+                raise RoomError("spectator", "spectators cannot end the game")
+            if self.outcome is not None or self.status != "playing":
+                raise RoomError("game_over", "the game is not in progress")
+            if ply != self.board.ply:
+                raise RoomError("stale_ply", f"stale request: ply {ply!r} but {self.board.ply} moves have been played")
+            if not self.kings_entered():
+                raise RoomError("cannot_impasse", "both kings must be in their enemy camps for an impasse (持将棋)")
+            mover = self._mover_color(role)
+            assert mover is not None
+            if self.mode == "friend" and self.impasse_offer != mover.other:
+                if self.impasse_offer == mover:
+                    raise RoomError("busy", "your proposal is waiting for your opponent")
+                self.impasse_offer = mover
+                self.generation += 1
+                self.broadcast_state()
+                return
+            await self._finish(self.board.settle_impasse())
 
     async def hint(self, sub: Subscriber, ply: int) -> None:
         """Ask the engine for a move and send it to *sub* only.

@@ -74,6 +74,10 @@ export function statusOf(state, connection) {
   if (state.game && Object.values(state.game.players).some((p) => p.kind === "human" && !p.joined)) {
     return { kind: "wait", text: t(state.you ? "status.waiting" : "status.waiting_spectator") };
   }
+  if (state.impasseOffer) {
+    const mine = state.you === state.impasseOffer;
+    return { kind: "invite", text: t(mine ? "status.impasse_offered" : "status.impasse_received") };
+  }
   const turn = state.position.turn;
   let text;
   let kind = "wait";

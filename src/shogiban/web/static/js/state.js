@@ -19,6 +19,7 @@ export function initialState(gameId) {
     thinking: false,
     spectators: 0,
     hint: null,
+    impasseOffer: null,
     connection: "connecting",
   };
 }
@@ -39,6 +40,7 @@ export function reduce(state, message, now = 0) {
         outcome: message.outcome,
         can: message.can,
         thinking: message.thinking,
+        impasseOffer: message.impasse_offer || null,
         hint: null,
       };
     case "move": {
@@ -55,6 +57,7 @@ export function reduce(state, message, now = 0) {
         outcome: message.outcome,
         can: message.can,
         thinking: message.thinking,
+        impasseOffer: null,
         hint: null,
       };
     }

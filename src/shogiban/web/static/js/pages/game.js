@@ -204,6 +204,11 @@ export async function mount(root) {
       buttons.push(h("button", { class: "btn declare", id: "declare-button", text: t("game.declare"),
         onclick: () => socket.send({ type: "declare", ply: state.position.ply }) }));
     }
+    if (can.impasse) {
+      const accepting = state.impasseOffer && state.impasseOffer !== state.you;
+      buttons.push(h("button", { class: "btn declare", id: "impasse-button", text: t(accepting ? "game.impasse_accept" : "game.impasse"),
+        onclick: () => socket.send({ type: "impasse", ply: state.position.ply }) }));
+    }
     if (can.hint) {
       buttons.push(h("button", { class: "btn", id: "hint-button", text: t("game.hint"),
         onclick: () => { socket.send({ type: "hint", ply: state.position.ply }); hintLine.hidden = false; hintLine.textContent = t("game.hint_wait"); } }));

@@ -79,7 +79,7 @@ export async function mount(root) {
   }
 
   function radioGroup(name, options, value, onChange) {
-    return h("div", { class: "segmented", role: "radiogroup" }, options.map((option) => {
+    return h("div", { class: `segmented seg-${name}`, role: "radiogroup" }, options.map((option) => {
       const id = `${name}-${option.value}`;
       const input = h("input", { type: "radio", name, id, value: option.value, checked: String(option.value) === String(value) });
       input.addEventListener("change", () => { onChange(option.value); });

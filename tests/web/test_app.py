@@ -657,3 +657,25 @@ def test_impasse_refused_before_the_kings_enter(client: TestClient) -> None:
         assert join_as(ws, game["token"])["can"]["impasse"] is False
         ws.send_json({"type": "impasse", "ply": 0})
         assert receive(ws, "error")["code"] == "cannot_impasse"
+
+
+def test_other_sites_cannot_use_the_players_cookies(client: TestClient) -> None:
+    foreign = {"origin": "https://evil.example"}
+    assert client.post("/api/games", json={"mode": "local"}, headers=foreign).json()["code"] == "bad_origin"
+    game = new_game(client, mode="friend")
+    assert client.post(f"/api/games/{game['id']}/join", headers=foreign).status_code == 403
+    with client.websocket_connect(f"/ws/games/{game['id']}", headers=foreign) as ws:
+        assert ws.receive_json()["code"] == "bad_origin"
+    same = {"origin": "http://testserver"}
+    assert client.post("/api/games", json={"mode": "local"}, headers=same).status_code == 201
+
+
+def test_finished_games_leave_memory_and_come_back(client: TestClient) -> None:
+    game = new_game(client, mode="local")
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        join_as(ws, game["token"])
+        ws.send_json({"type": "resign"})
+        receive(ws, "state")
+    assert game["id"] not in client.app.state.rooms.rooms  # type: ignore[attr-defined]
+    state = state_of(client, game["id"])
+    assert state["outcome"]["termination"] == "resignation"

@@ -28,6 +28,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -64,6 +65,17 @@ def cookie_name(game_id: str) -> str:
 def error_response(status: int, code: str, message: str) -> JSONResponse:
     """A JSON error."""
     return JSONResponse(dict(error_message(code, message)), status_code=status)
+
+
+def _foreign_origin(headers: Any, host: str | None) -> bool:
+    """Whether a request comes from a page of another site (its ``Origin`` names another host):
+    such requests may not create, join or play games with this browser's cookies."""
+    origin: str | None = headers.get("origin")
+    if origin == "null":
+        return True  # a sandboxed or file page
+    if not origin or host is None:
+        return False  # not a browser page (scripts, tests) or no host to compare with
+    return urlsplit(origin).netloc.lower() != host.lower()
 
 
 def _set_token_cookie(response: Response, game_id: str, token: str) -> None:
@@ -196,6 +208,7 @@ def create_app(
         services = Services(store=store, engines=builtin, usi=usi_service, usi_name=usi_name, now=now)
         rooms = RoomManager(services)
         state.update(store=store, services=services, rooms=rooms)
+        app.state.rooms = rooms
         previous = await store.run(store.store.last_heartbeat)
         await store.run(store.store.heartbeat, now())
         restored = await rooms.restore(previous)
@@ -248,6 +261,8 @@ def create_app(
 
     async def api_create(request: Request) -> Response:
         services: Services = state["services"]
+        if _foreign_origin(request.headers, request.headers.get("host")):
+            return error_response(403, "bad_origin", "requests from other sites are not accepted")
         try:
             data = await _read_json(request)
             setup = parse_new_game(data, usi_available=services.usi is not None)
@@ -281,6 +296,8 @@ def create_app(
 
     async def api_join(request: Request) -> Response:
         game_id = request.path_params["game_id"]
+        if _foreign_origin(request.headers, request.headers.get("host")):
+            return error_response(403, "bad_origin", "requests from other sites are not accepted")
         room = await rooms().get(game_id)
         if room is None:
             return error_response(404, "unknown_game", f"unknown game: {game_id!r}")
@@ -338,6 +355,11 @@ def create_app(
     async def game_socket(websocket: WebSocket) -> None:
         game_id = websocket.path_params["game_id"]
         await websocket.accept()
+        if _foreign_origin(websocket.headers, websocket.headers.get("host")):
+            refusal = error_message("bad_origin", "connections from other sites are not accepted")
+            await websocket.send_json(dict(refusal))
+            await websocket.close(code=4403)
+            return
         room = await rooms().get(game_id)
         if room is None:
             await websocket.send_json(dict(error_message("unknown_game", f"unknown game: {game_id!r}")))
@@ -362,6 +384,7 @@ def create_app(
             room.unsubscribe(connection)
             connection.closed = True
             writer.cancel()
+            rooms().forget_if_idle(room)
 
     routes: list[BaseRoute] = [
         Route("/", page_home),

@@ -844,6 +844,12 @@ class RoomManager:
         room.activate()
         return room, token
 
+    def forget_if_idle(self, room: GameRoom) -> None:
+        """Drop a finished game nobody watches from memory (it is reloaded from the store on demand)."""
+        if room.outcome is not None and not room.subscribers and self.rooms.get(room.id) is room:
+            room.close()
+            del self.rooms[room.id]
+
     async def restore(self, previous_alive: float | None) -> int:
         """After a restart: charge each running clock up to *previous_alive* (the last heartbeat of
         the previous run; downtime is free) and load the games where the server must act (an

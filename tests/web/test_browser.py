@@ -442,6 +442,7 @@ def test_screenshots(browser: Any, server: Server, language: str) -> None:
     page.wait_for_selector(".record-moves li[data-index]")
     for _ in range(6):
         page.click("#next-button")
+    page.wait_for_timeout(300)  # the last move's slide
     shot(page, f"{language}-record")
     mobile = new_page(browser, language, width=390, height=844)
     mobile.context.add_cookies(page.context.cookies())

@@ -75,7 +75,8 @@ def _foreign_origin(headers: Any, host: str | None) -> bool:
         return True  # a sandboxed or file page
     if not origin or host is None:
         return False  # not a browser page (scripts, tests) or no host to compare with
-    return urlsplit(origin).netloc.lower() != host.lower()
+    hosts = {host.lower(), str(headers.get("x-forwarded-host", "")).lower()}  # behind a proxy
+    return urlsplit(origin).netloc.lower() not in hosts
 
 
 def _set_token_cookie(response: Response, game_id: str, token: str) -> None:

@@ -48,6 +48,7 @@ export class GameSocket {
       }
       if (message.type === "error" && message.code === "unknown_game") {
         this.stopped = true;
+        this.gone = true;
         this.onStatus("gone");
       }
       this.onMessage(message);
@@ -56,7 +57,7 @@ export class GameSocket {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
       if (this.stopped) {
-        this.onStatus("closed");
+        if (!this.gone) this.onStatus("closed");
         return;
       }
       this.onStatus("connecting");

@@ -68,6 +68,7 @@ export async function mount(root) {
   const socket = new GameSocket(gameId, {
     onMessage: receive,
     onStatus(status) {
+      if (connection === "gone") return; // final: the game does not exist
       connection = status;
       render();
     },

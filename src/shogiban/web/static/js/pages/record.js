@@ -262,7 +262,9 @@ export async function mount(root) {
   function titleOf(headers) {
     const black = headers["先手"] || headers["下手"];
     const white = headers["後手"] || headers["上手"];
-    if (black || white) return `☗${black || "?"} — ☖${white || "?"}`;
+    const handicap = !!(headers["下手"] || headers["上手"]);
+    const side = (color) => t(handicap ? (color === "b" ? "side.shitate" : "side.uwate") : (color === "b" ? "side.sente" : "side.gote"));
+    if (black || white) return `☗${black || side("b")} — ☖${white || side("w")}`;
     return t("record.untitled");
   }
 

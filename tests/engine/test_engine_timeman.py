@@ -50,6 +50,7 @@ def test_byoyomi_only_uses_the_period_less_the_margin() -> None:
 def test_main_time_with_byoyomi_adds_the_free_period() -> None:
     plan = plan_time(SearchLimits(time_left=300.0, byoyomi=10.0), ply=0)
     assert plan.soft == pytest.approx(300.0 / moves_to_go(0) + 10.0)
+    assert plan.soft is not None
     assert plan.hard is not None
     assert plan.soft <= plan.hard <= 300.0 * 0.25 + 10.0
 

@@ -21,7 +21,7 @@ from shogiban.engine.levels import LevelProfile
 from shogiban.engine.movegen import capture_codes, may_give_check
 from shogiban.engine.results import SearchInfo
 from shogiban.engine.timeman import TimePlan
-from shogiban.move import MOVES, Move
+from shogiban.move import MOVES
 from shogiban.outcome import EnteringKingRule
 from shogiban.rules import declaration_result
 
@@ -134,9 +134,6 @@ class Searcher:
             self.checks = [self.pos._in_check()]
             self.keys = [keys[0], keys[0]]
             self.floor = 1
-
-    def _in_check(self) -> bool:
-        return self.checks[-1]
 
     def make(self, code: int) -> None:
         """Play *code* on the board, keeping the evaluation and the path up to date."""
@@ -597,7 +594,3 @@ class Searcher:
             pv=[m for m in (MOVES[c] for c in pv) if m is not None],
         )
 
-
-def pv_moves(codes: list[int]) -> list[Move]:
-    """Moves of a list of codes."""
-    return [m for m in (MOVES[c] for c in codes) if m is not None]

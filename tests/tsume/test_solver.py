@@ -107,7 +107,32 @@ def test_a_cooked_first_move_is_flagged() -> None:
     for first in moves:
         board = Board(sfen)
         board.push_usi(first)
-        assert DfPn(board.copy(stack=False)).prove_and(2)[0] == 0  # each really mates within 3
+        assert DfPn(board.copy(stack=False), attacker=0).prove_and(2)[0] == 0  # each mates within 3
+
+
+@pytest.mark.parametrize(
+    ("sfen", "line", "alternatives"),
+    [
+        # tanuki-5-71 (MIT): 1f1e also mates at the end but keeps the captured pawn in hand.
+        ("9/6S1P/9/6G1k/9/9/6N2/9/9 b L2r2b3g3s3n3l17p 1", "L*1f P*1e 3b2c 1d1c 3g2e", ["ply 5: 1f1e (last move)"]),
+        # tanuki-5-147 (MIT): N*2d on move 3 mates as fast but leaves a piece over at the end.
+        ("9/6S1k/9/6N2/9/8N/9/9/9 b NL2r2b4g3sn3l18p 1", "L*1d P*1c 1f2d 1b1a N*2c",
+         ["ply 3: N*2d", "ply 5: 1d1c (last move)"]),
+    ],
+)
+def test_lines_without_spare_pieces_are_preferred(sfen: str, line: str, alternatives: list[str]) -> None:
+    board = Board(sfen)
+    result = solve(board, timeout=60)
+    assert result.usi() == line
+    assert [str(a) for a in result.alternatives] == alternatives
+    for move in result.moves:
+        board.push(move)
+    assert sum(board.hand(0).values()) == 0
+
+
+def test_uniqueness_check_can_be_skipped() -> None:
+    result = _solve("7k1/6P2/2R4S1/6G2/9/9/9/9/9 b Pr2b3g3s4n4l16p 1", check_unique=False)
+    assert (result.status, result.length, result.unique, result.alternatives) == ("mate", 1, None, [])
 
 
 def test_no_mate_at_all() -> None:

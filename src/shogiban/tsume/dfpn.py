@@ -78,8 +78,11 @@ def _full(key: int, hand: int) -> int:
 
 
 class DfPn:
-    """A df-pn searcher for the side to move of *pos* (the attacker), which it owns while searching.
+    """A df-pn searcher for mates by *attacker* (default: the side to move of *pos*); it owns
+    *pos* while searching.
 
+    :param attacker: the mating side, 0 (sente) or 1 (gote); give it when *pos* has the defender
+        to move (for :meth:`prove_and`).
     :param conventions: apply the tsume conventions (futile interpositions do not count).
     :param deadline: ``time.monotonic()`` value at which to give up, or None.
     :param stop: an event that aborts the search when set.
@@ -90,13 +93,14 @@ class DfPn:
         self,
         pos: Position,
         *,
+        attacker: int | None = None,
         conventions: bool = True,
         deadline: float | None = None,
         stop: threading.Event | None = None,
         max_nodes: int | None = None,
     ) -> None:
         self.pos = pos
-        self.attacker = pos._turn
+        self.attacker = pos._turn if attacker is None else attacker
         self.conventions = conventions
         self.deadline = deadline
         self.stop = stop

@@ -15,7 +15,7 @@ from shogiban.move import MOVES, Move
 from shogiban.tsume.checks import check_codes
 from shogiban.tsume.dfpn import DfPn, _full
 
-__all__ = ["Alternative", "alternatives_on_line", "exact_line", "table_line"]
+__all__ = ["Alternative", "alternatives_on_line", "exact_line", "solution", "spare_after", "table_line"]
 
 # How many equally long defender replies to follow when looking for the one without spare pieces.
 _TIE_WIDTH = 3
@@ -78,7 +78,19 @@ def _mates_within(s: DfPn, line: _Line, code: int, plies: int) -> bool:
 
 
 def _attacker_move(s: DfPn, line: _Line, remaining: int) -> int:
-    """A move mating in exactly *remaining* plies: the table's choice when it does."""
+    """A move mating in exactly *remaining* plies: the table's choice when it does; for the
+    final move, the mate that leaves the fewest spare pieces."""
+    if remaining == 1:
+        best, best_spare = 0, -1
+        for code in check_codes(s.pos):
+            if _mates_within(s, line, code, 1):
+                line.push(code)
+                spare = _spare_pieces(s)
+                line.pop()
+                if best_spare < 0 or spare < best_spare:
+                    best, best_spare = code, spare
+        assert best_spare >= 0, "no mating move at a proven node"
+        return best
     key, hand = s.root_key()
     entry = s.lookup(key, hand, remaining)
     codes = check_codes(s.pos)
@@ -146,14 +158,26 @@ def _exact(s: DfPn, line: _Line, remaining: int, tie_width: int) -> tuple[list[i
         line.pop()
 
 
-def alternatives_on_line(s: DfPn, codes: list[int]) -> list[Alternative]:
-    """Every attacker move off the main line *codes* that also mates within the plies left."""
+def spare_after(s: DfPn, codes: list[int]) -> int:
+    """Pieces left in the attacker's hand at the end of *codes*."""
+    line = _Line(s)
+    try:
+        for code in codes:
+            line.push(code)
+        return _spare_pieces(s)
+    finally:
+        line.unwind()
+
+
+def alternatives_on_line(s: DfPn, codes: list[int], start: int = 0) -> list[Alternative]:
+    """Every attacker move off the main line *codes* (from ply *start* on) that also mates within
+    the plies left."""
     found: list[Alternative] = []
     line = _Line(s)
     n = len(codes)
     try:
         for ply, code in enumerate(codes):
-            if ply % 2 == 0:
+            if ply % 2 == 0 and ply >= start:
                 remaining = n - ply
                 found.extend(
                     Alternative(ply, _move(other), remaining == 1)
@@ -164,6 +188,71 @@ def alternatives_on_line(s: DfPn, codes: list[int]) -> list[Alternative]:
     finally:
         line.unwind()
     return found
+
+
+def solution(
+    s: DfPn, length: int, check_unique: bool, codes: list[int] | None = None
+) -> tuple[list[int], list[Alternative] | None]:
+    """The mate line (exactly *length* plies; *codes* if already found) and, with *check_unique*,
+    its 余詰.
+
+    When the line ends with spare pieces and an alternative attacker move leads to a line that
+    uses more of them, that line becomes the main one (the attacker's choice among equally short
+    mates, like the defender's, avoids 駒余り); the move it replaces becomes an alternative.
+    """
+    if codes is None:
+        codes = exact_line(s, length)
+    if not check_unique:
+        return codes, None
+    alternatives = alternatives_on_line(s, codes)
+    spare = spare_after(s, codes)
+    tried: set[tuple[int, int]] = set()
+    while spare:
+        better = None
+        for alt in alternatives:
+            if alt.last_move or (alt.ply, alt.move.code) in tried:
+                continue
+            tried.add((alt.ply, alt.move.code))
+            candidate = [*codes[: alt.ply], *_line_from(s, codes[: alt.ply], alt.move.code, length - alt.ply)]
+            candidate_spare = spare_after(s, candidate)
+            if candidate_spare < spare:
+                better = (alt, candidate, candidate_spare)
+                break
+        if better is None:
+            break
+        alt, candidate, spare = better
+        kept = [a for a in alternatives if a.ply < alt.ply and a is not alt]
+        kept.append(Alternative(alt.ply, _move(codes[alt.ply]), alt.last_move))
+        kept.extend(a for a in alternatives if a.ply == alt.ply and a is not alt)
+        codes = candidate
+        alternatives = sorted(kept + alternatives_on_line(s, codes, alt.ply + 1), key=lambda a: a.ply)
+    return codes, alternatives
+
+
+def _line_from(s: DfPn, prefix: list[int], code: int, remaining: int) -> list[int]:
+    """*code* and the exact line after it, played after *prefix*."""
+    line = _Line(s)
+    try:
+        for move in prefix:
+            line.push(move)
+        line.push(code)
+        if remaining == 1:
+            return [code]
+        best: tuple[list[int], int] | None = None
+        for reply in _longest_replies(s, line, remaining - 2)[:_TIE_WIDTH]:
+            line.push(reply)
+            try:
+                sub, spare = _exact(s, line, remaining - 2, _TIE_WIDTH - 1)
+            finally:
+                line.pop()
+            if best is None or spare < best[1]:
+                best = ([code, reply, *sub], spare)
+            if spare == 0:
+                break
+        assert best is not None
+        return best[0]
+    finally:
+        line.unwind()
 
 
 def table_line(s: DfPn, limit: int) -> list[int]:

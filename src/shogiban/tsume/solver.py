@@ -11,7 +11,7 @@ from shogiban.board import Board
 from shogiban.errors import ShogibanError
 from shogiban.move import MOVES, Move
 from shogiban.tsume.dfpn import UNBOUNDED, DfPn, SearchAbortedError
-from shogiban.tsume.pv import Alternative, alternatives_on_line, exact_line, table_line
+from shogiban.tsume.pv import Alternative, exact_line, solution, table_line
 from shogiban.tsume.verify import check_mate_line
 
 __all__ = ["TsumeError", "TsumeResult", "solve"]
@@ -87,6 +87,7 @@ def solve(
     stop: threading.Event | None = None,
     conventions: bool = True,
     max_length: int | None = None,
+    check_unique: bool = True,
 ) -> TsumeResult:
     """Find the shortest mate by continuous checks for the side to move of *board*.
 
@@ -103,6 +104,8 @@ def solve(
     :param max_nodes: node budget.
     :param stop: an event that ends the search when set (status ``"timeout"``).
     :param max_length: give up (status ``"unknown"``) beyond this many plies.
+    :param check_unique: look for 余詰 on the line (set False when only the mate matters, as for
+        USI ``go mate``: ``unique`` is then None).
     :raises TsumeError: if the defender has no king or is already in check.
 
     >>> from shogiban import Board
@@ -123,26 +126,17 @@ def solve(
     if status != "mate":
         return TsumeResult(status, nodes=searcher.nodes, time=time.monotonic() - start)
 
-    codes, exact = _line(searcher, length, start, timeout)
+    codes, alternatives = _line(searcher, length, timeout, check_unique, stop, max_nodes)
     problem = check_mate_line(pos, _moves(codes), conventions=conventions)
     if problem is not None:  # pragma: no cover - would be a solver bug
         raise AssertionError(f"solver produced a bad line for {board.sfen()!r}: {problem}")
-    unique: bool | None = None
-    alternatives: list[Alternative] = []
-    if exact and len(codes) == length:
-        searcher.max_nodes = max_nodes
-        searcher.stop = stop
-        try:
-            alternatives = alternatives_on_line(searcher, codes)
-            unique = not alternatives
-        except SearchAbortedError:
-            alternatives = []
+    unique = None if alternatives is None else not alternatives
     return TsumeResult(
         "mate",
         _moves(codes),
         len(codes),
         unique,
-        alternatives,
+        alternatives or [],
         nodes=searcher.nodes,
         time=time.monotonic() - start,
     )
@@ -176,22 +170,38 @@ def _shortest(searcher: DfPn, limit: int) -> tuple[Status, int]:
     return "unknown", 0
 
 
-def _line(searcher: DfPn, length: int, start: float, timeout: float | None) -> tuple[list[int], bool]:
-    """The mate line, refined with exact values when time allows (else read from the table)."""
+def _line(
+    searcher: DfPn,
+    length: int,
+    timeout: float | None,
+    check_unique: bool,
+    stop: threading.Event | None,
+    max_nodes: int | None,
+) -> tuple[list[int], list[Alternative] | None]:
+    """The mate line and its 余詰 (None when not looked for or out of time).
+
+    Turning the proof into an exact line gets a little time beyond the deadline (and ignores a
+    stop event set after the proof); if even that runs out, the line is read from the table.
+    The 余詰 search keeps to the caller's limits.
+    """
     deadline = searcher.deadline
     if timeout is not None:
         searcher.deadline = max(deadline or 0.0, time.monotonic() + max(_LINE_GRACE, timeout / 2))
-    budget = searcher.max_nodes
-    stop = searcher.stop
-    searcher.max_nodes = None if budget is None else max(budget, searcher.nodes) + max(10_000, budget // 2)
-    searcher.stop = None if stop is not None and stop.is_set() else stop
+    searcher.max_nodes = None if max_nodes is None else max(max_nodes, searcher.nodes) + max(10_000, max_nodes // 2)
+    searcher.stop = None
     try:
         if stop is not None and stop.is_set():
             raise SearchAbortedError("stop")
-        return exact_line(searcher, length), True
+        codes = exact_line(searcher, length)
     except SearchAbortedError:
-        return table_line(searcher, length), False
+        return table_line(searcher, length), None
     finally:
         searcher.deadline = deadline
-        searcher.max_nodes = budget
+        searcher.max_nodes = max_nodes
         searcher.stop = stop
+    if not check_unique or len(codes) != length:
+        return codes, None
+    try:
+        return solution(searcher, length, check_unique=True, codes=codes)
+    except SearchAbortedError:
+        return codes, None

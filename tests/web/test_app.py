@@ -679,3 +679,38 @@ def test_finished_games_leave_memory_and_come_back(client: TestClient) -> None:
     assert game["id"] not in client.app.state.rooms.rooms  # type: ignore[attr-defined]
     state = state_of(client, game["id"])
     assert state["outcome"]["termination"] == "resignation"
+
+
+# -- endings the position decides -----------------------------------------------------------------
+
+
+def cycle_until_over(sfen: str, opening: list[str], cycle: list[str]) -> list[str]:
+    """The *opening*, then *cycle* repeated until the board says the game is over."""
+    board = Board(sfen)
+    moves: list[str] = []
+    for usi in opening:
+        board.push_usi(usi)
+        moves.append(usi)
+    while board.outcome() is None:
+        usi = cycle[(len(moves) - len(opening)) % len(cycle)]
+        board.push_usi(usi)
+        moves.append(usi)
+    return moves
+
+
+@pytest.mark.parametrize(("sfen", "opening", "cycle", "termination", "winner"), [
+    (START, [], ["5i4h", "5a4b", "4h5i", "4b5a"], "repetition", None),
+    # Sente checks with every move of the cycle: 連続王手の千日手, sente loses.
+    ("4k4/9/R8/9/9/9/9/9/4K4 b - 1", ["9c9a"], ["5a5b", "9a9b", "5b5a", "9b9a"], "perpetual_check", "w"),
+])
+def test_repetition_endings_reach_the_players(client: TestClient, sfen: str, opening: list[str], cycle: list[str],
+                                              termination: str, winner: str | None) -> None:
+    moves = cycle_until_over(sfen, opening, cycle)
+    game = new_game(client, mode="local", sfen=sfen)
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        join_as(ws, game["token"])
+        for ply, usi in enumerate(moves):
+            last = play(ws, usi, ply)
+    assert last["outcome"]["termination"] == termination
+    assert last["outcome"]["winner"] == winner
+    assert last["can"]["move"] is False

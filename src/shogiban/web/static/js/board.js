@@ -315,6 +315,7 @@ export function createBoard(element, options = {}) {
     if (selected && selected.kind === "square") mark(selected.index, "sb-selected");
     const king = kingInCheck();
     if (king >= 0) {
+      mark(king, "sb-check-square");
       const [cx, cy] = centre(king);
       el("circle", { cx, cy, r: CELL_W * 0.62, fill: `url(#${grad.id})`, class: "sb-check" }, squaresLayer);
     }

@@ -31,6 +31,7 @@ export async function mount(root) {
   const boardEl = h("div", { class: "board-host", id: "board" });
   const statusLine = h("p", { class: "status-line", role: "status", "aria-live": "polite" });
   const hintLine = h("p", { class: "hint-line", hidden: true });
+  const reasonLine = h("p", { class: "reason-line", hidden: true });
   const connectionLine = h("p", { class: "connection-line", hidden: true });
   const joinCard = h("div", { class: "card join-card", hidden: true });
   const inviteCard = h("div", { class: "card invite-card", hidden: true });
@@ -48,7 +49,7 @@ export async function mount(root) {
   fill(root, h("div", { class: "game-layout" },
     h("section", { class: "board-column" }, barTop, boardEl, barBottom),
     h("aside", { class: "side-column" },
-      h("div", { class: "card status-card" }, statusLine, hintLine, connectionLine),
+      h("div", { class: "card status-card" }, statusLine, reasonLine, hintLine, connectionLine),
       joinCard,
       inviteCard,
       actions,
@@ -140,6 +141,8 @@ export async function mount(root) {
     moveForm.querySelector("button").textContent = t("game.send");
     moveForm.hidden = !state.can.move;
     if (!state.loaded) return;
+    reasonLine.hidden = !state.outcome;
+    reasonLine.textContent = state.outcome ? resultReason(state) : "";
     renderBars();
     renderHint();
     renderJoin();

@@ -714,3 +714,26 @@ def test_repetition_endings_reach_the_players(client: TestClient, sfen: str, ope
     assert last["outcome"]["termination"] == termination
     assert last["outcome"]["winner"] == winner
     assert last["can"]["move"] is False
+
+
+def test_a_move_the_database_refuses_is_not_played(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    from shogiban.web.store import GameStore
+
+    game = new_game(client, mode="local", time={"main": 60})
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        join_as(ws, game["token"])
+
+        def broken(*args: object, **kwargs: object) -> None:
+            raise OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+        monkeypatch.setattr(GameStore, "append_move", broken)
+        answer = play(ws, "7g7f", 0)
+        assert answer["code"] == "storage"
+        monkeypatch.undo()
+        state = state_of(client, game["id"])
+        assert state["moves"] == []
+        assert state["position"]["turn"] == "b"
+        assert state["clock"]["running"] == "b"
+        assert play(ws, "7g7f", 0)["type"] == "move"

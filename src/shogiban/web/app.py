@@ -30,6 +30,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -379,6 +380,9 @@ def create_app(
                     await _dispatch(room, connection, message)
                 except (MessageError, RoomError, ShogibanError) as error:
                     connection.send(_error_of(error))
+                except SQLAlchemyError as error:
+                    log.error("game %s: storage failed: %s", game_id, error)
+                    connection.send(dict(error_message("storage", "the game could not be saved: please try again")))
         except WebSocketDisconnect:
             pass
         finally:

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from shogiban import rules
 from shogiban.board import Board
 from shogiban.errors import EngineError, IllegalMoveError, InvalidMoveError
@@ -433,16 +435,29 @@ class GameRoom:
 
     async def _apply(self, move: Move) -> None:
         now = self.services.now()
+        saved = (self.clock.to_json(), self.status, self.generation, self.thinking, self.impasse_offer)
         spent = self.clock.press(now) if self.clock.running is not None else self.clock.elapsed(now)
         entry = self._push(move, round(spent.total_seconds() * 1000))
         outcome = self.board.outcome()
         if outcome is not None:
             self._end(outcome, now)
-        await self.services.store.run(
-            self.services.store.store.append_move, self.id, self.board.ply, move.usi(), entry["spent_ms"],
-            self.clock.to_json(), status=self.status if outcome is not None else None,
-            outcome=dict(outcome_info(outcome)) if outcome is not None else None,  # type: ignore[arg-type]
-        )
+        try:
+            await self.services.store.run(
+                self.services.store.store.append_move, self.id, self.board.ply, move.usi(), entry["spent_ms"],
+                self.clock.to_json(), status=self.status if outcome is not None else None,
+                outcome=dict(outcome_info(outcome)) if outcome is not None else None,  # type: ignore[arg-type]
+            )
+        except SQLAlchemyError as error:
+            # Not stored, not played: put everything back so the game stays as the database has it.
+            log.error("game %s: cannot store move %s: %s", self.id, move.usi(), error)
+            self.board.pop()
+            self.labels.pop()
+            self.spent.pop()
+            self.clock = Clock.from_json(saved[0])
+            self.status, self.outcome = saved[1], None
+            self.generation, self.thinking, self.impasse_offer = saved[2] + 2, saved[3], saved[4]
+            self._schedule_flag()
+            raise RoomError("storage", "the move could not be saved: please try again") from error
         if outcome is None:
             self._schedule_flag()
             self._start_engine_if_needed()

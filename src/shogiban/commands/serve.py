@@ -7,6 +7,18 @@ import logging
 from typing import Any
 
 
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise argparse.ArgumentTypeError(f"invalid port: {text!r} (expected 1..65535)")
+    return int(text)
+
+
+def _workers(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"invalid number of workers: {text!r} (at least 1)")
+    return int(text)
+
+
 def add_parser(sub: Any) -> None:
     """Register the command."""
     p = sub.add_parser(
@@ -18,7 +30,7 @@ def add_parser(sub: Any) -> None:
         ),
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this computer only)")
-    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    p.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
     p.add_argument(
         "--db",
         default=None,
@@ -26,7 +38,7 @@ def add_parser(sub: Any) -> None:
         help="SQLAlchemy database URL (default: $SHOGIBAN_DB, else a SQLite file in your data directory)",
     )
     p.add_argument("--engine", default=None, metavar="CMD", help="a USI engine command offered as an opponent")
-    p.add_argument("--workers", type=int, default=None, help="built-in engine processes (default: CPU count - 1)")
+    p.add_argument("--workers", type=_workers, default=None, help="built-in engine processes (default: CPU count - 1)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="logging detail")
     p.set_defaults(run=run)
 
@@ -38,10 +50,6 @@ def run(args: argparse.Namespace) -> int:
     from shogiban.web.app import create_app
     from shogiban.web.store import default_database_url
 
-    if not 0 < args.port < 65536:
-        raise ValueError(f"invalid port: {args.port!r} (expected 1..65535)")
-    if args.workers is not None and args.workers < 1:
-        raise ValueError(f"invalid number of workers: {args.workers!r} (at least 1)")
     url = args.db or default_database_url()
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     app = create_app(database_url=url, engine_command=args.engine, workers=args.workers)

@@ -256,7 +256,7 @@ def create_app(
         return JSONResponse({
             "levels": list(range(1, 9)),
             "engine": services.engines is not None,
-            "usi": services.usi_name if services.usi is not None else None,
+            "usi": (getattr(services.usi, "name", None) or services.usi_name) if services.usi is not None else None,
             "handicaps": [{"japanese": h.japanese, "english": h.english, "sfen": h.sfen} for h in HANDICAPS],
             "learn": bool(learn_routes),
         })

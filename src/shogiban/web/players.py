@@ -238,6 +238,8 @@ class UsiEngines:
             raise
         self._engines[game_id] = engine
         self._transports[game_id] = transport
+        # The engine's own name (USI "id name") once known, e.g. "Fairy-Stockfish 11.1".
+        self.name = getattr(engine, "id", {}).get("name") or self.name
         return engine
 
     async def think(self, request: ThinkRequest) -> ThinkResult:

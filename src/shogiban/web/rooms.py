@@ -303,7 +303,7 @@ class GameRoom:
             seat = self.seats[color]
             name = seat.name
             if seat.kind == "usi" and name is None:
-                name = self.services.usi_name
+                name = getattr(self.services.usi, "name", None) or self.services.usi_name
             players["bw"[color]] = {
                 "kind": seat.kind,
                 "level": seat.level,

@@ -50,6 +50,8 @@ _MASK = (1 << 64) - 1
 #   unknown:   hand and depth exactly as searched
 _HAND, _PN, _DN, _DEPTH, _MOVE = range(5)
 _TABLE_LIMIT = 1_500_000
+# A new defender child whose king has a flight: its proof number without generating its replies.
+_FLIGHT_ESTIMATE = 6
 _CACHE_LIMIT = 400_000
 
 
@@ -293,10 +295,15 @@ class DfPn:
                     clim[i] = e[3] < DEPTH_INF
                 continue
             push(code)
-            if cdepth == 0 and king_has_flight(pos):
+            if (cdepth == 0 or _FLIGHT_ESTIMATE) and king_has_flight(pos):
                 pop()
-                cpn[i] = INF
-                clim[i] = True
+                if cdepth == 0:
+                    cpn[i] = INF
+                    clim[i] = True
+                else:
+                    cpn[i] = _FLIGHT_ESTIMATE
+                    cdn[i] = 1
+                    self._store(k, h, _FLIGHT_ESTIMATE, 1, cdepth)
                 continue
             replies = cache.get(pos._hash)
             if replies is None:

@@ -1,7 +1,7 @@
 // Rendering of the game page's parts from the state (see state.js): player bars, clocks, the
 // status line, the move list and the result.  Input handling lives in pages/game.js.
 
-import { t } from "./i18n.js";
+import { currentLanguage, t } from "./i18n.js";
 import { clockView, isHandicap, loserOf, myColor, resultView } from "./state.js";
 import { formatClock, h, sideMark, sideName, fill } from "./util.js";
 
@@ -146,4 +146,21 @@ export function renderMoveList(list, state) {
   if (last && typeof last.scrollIntoView === "function") {
     list.scrollTop = list.scrollHeight;
   }
+}
+
+/** One line about the game: handicap and time control. */
+export function gameSummary(state) {
+  const game = state.game;
+  if (!game) return "";
+  const parts = [];
+  if (game.handicap) {
+    parts.push(currentLanguage() === "ja" ? game.handicap : `${t(`handicap.${game.handicap_english}`)}（${game.handicap}）`);
+  }
+  const tc = game.time_control || {};
+  const minutes = Math.round((tc.main || 0) / 6) / 10;
+  if (tc.byoyomi) parts.push(t("info.byoyomi", { main: minutes, s: tc.byoyomi }));
+  else if (tc.increment) parts.push(t("info.fischer", { main: minutes, s: tc.increment }));
+  else if (tc.main) parts.push(t("info.main", { main: minutes }));
+  else parts.push(t("info.no_clock"));
+  return parts.join(" · ");
 }

@@ -5,7 +5,7 @@
 import { createBoard } from "../board.js";
 import { currentLanguage, onLanguageChange, t } from "../i18n.js";
 import { GameSocket } from "../net.js";
-import { renderMoveList, renderPlayerBar, resultReason, resultTitle, statusOf } from "../render.js";
+import { gameSummary, renderMoveList, renderPlayerBar, resultReason, resultTitle, statusOf } from "../render.js";
 import { boardProps, initialState, isHandicap, reduce, resultView } from "../state.js";
 import { icon } from "../icons.js";
 import { api, copyText, errorText, h, postJson, rememberGame, sideName, toast, fill } from "../util.js";
@@ -33,6 +33,7 @@ export async function mount(root) {
   const hintLine = h("p", { class: "hint-line", hidden: true });
   const reasonLine = h("p", { class: "reason-line", hidden: true });
   const connectionLine = h("p", { class: "connection-line", hidden: true });
+  const summaryLine = h("p", { class: "summary-line" });
   const joinCard = h("div", { class: "card join-card", hidden: true });
   const inviteCard = h("div", { class: "card invite-card", hidden: true });
   const actions = h("div", { class: "actions" });
@@ -49,7 +50,7 @@ export async function mount(root) {
   fill(root, h("div", { class: "game-layout" },
     h("section", { class: "board-column" }, barTop, boardEl, barBottom),
     h("aside", { class: "side-column" },
-      h("div", { class: "card status-card" }, statusLine, reasonLine, hintLine, connectionLine),
+      h("div", { class: "card status-card" }, statusLine, reasonLine, hintLine, connectionLine, summaryLine),
       joinCard,
       inviteCard,
       actions,
@@ -141,6 +142,7 @@ export async function mount(root) {
     moveForm.querySelector("button").textContent = t("game.send");
     moveForm.hidden = !state.can.move;
     if (!state.loaded) return;
+    summaryLine.textContent = gameSummary(state);
     reasonLine.hidden = !state.outcome;
     reasonLine.textContent = state.outcome ? resultReason(state) : "";
     renderBars();

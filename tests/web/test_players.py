@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -100,3 +101,16 @@ def test_usi_engine_crash_is_an_engine_error() -> None:
 def test_usi_engine_command_must_not_be_empty() -> None:
     with pytest.raises(ValueError, match="invalid engine command"):
         UsiEngines("   ")
+
+
+def test_worker_processes_stop_promptly_even_mid_search() -> None:
+    async def main() -> float:
+        engines = BuiltinEngines(workers=1)
+        thinking = asyncio.ensure_future(engines.think(ThinkRequest(START, (), level=8, movetime=60.0)))
+        await asyncio.sleep(3.0)  # the worker has started and is searching
+        started = time.monotonic()
+        await engines.close(grace=0.5)
+        thinking.cancel()
+        return time.monotonic() - started
+
+    assert asyncio.run(main()) < 5.0

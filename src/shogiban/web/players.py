@@ -186,9 +186,18 @@ class BuiltinEngines:
     async def release(self, game_id: str) -> None:
         """Nothing is held per game."""
 
-    async def close(self) -> None:
-        """Stop the workers (each finishes its current search, which the levels keep short)."""
-        await asyncio.to_thread(self._executor.shutdown, wait=True, cancel_futures=True)
+    async def close(self, grace: float = 5.0) -> None:
+        """Stop the workers: each may finish its current search for *grace* seconds, then the
+        worker processes are terminated (a long think must not hold up a server shutdown)."""
+        executor = self._executor
+        shutdown = asyncio.ensure_future(asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True))
+        try:
+            await asyncio.wait_for(asyncio.shield(shutdown), grace)
+        except TimeoutError:
+            processes: dict[int, Any] = getattr(executor, "_processes", None) or {}  # ProcessPoolExecutor's
+            for process in list(processes.values()):
+                process.terminate()
+            await shutdown
 
 
 def engine_available() -> bool:

@@ -27,7 +27,8 @@ from shogiban.bitboard import BETWEEN
 from shogiban.position import Position
 from shogiban.tsume.checks import check_codes
 from shogiban.tsume.futile import EvasionCache, evasion_codes, king_has_flight
-from shogiban.tsume.hands import GUARDS, SHIFT, UNIT, hand_max, pack_hand
+from shogiban.tsume.hands import SHIFT, UNIT, hand_max, pack_hand
+from shogiban.tsume.table import DEPTH_INF, Table
 from shogiban.zobrist import HAND as _Z_HAND
 from shogiban.zobrist import PIECE_SQUARE as _Z_SQ
 from shogiban.zobrist import WHITE_TO_MOVE as _Z_WHITE
@@ -36,23 +37,17 @@ __all__ = ["DEPTH_INF", "INF", "UNBOUNDED", "DfPn", "SearchAbortedError", "board
 
 #: Infinite proof or disproof number.
 INF = 1 << 40
-#: The depth stored with a refutation that holds at any depth.
-DEPTH_INF = 1 << 20
 #: The depth of a search without bound (larger than any real bound, smaller than DEPTH_INF).
 UNBOUNDED = 1 << 19
 #: "Depends on no repeated ancestor".
 NO_REP = 1 << 30
 _MIX = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
-# Table entry fields: [hand, pn, dn, depth, move].
-#   proven:    hand = proof pieces, depth = length of the proof found, move = the mating move
-#   disproven: hand = the refuted hand, depth = the bound it holds under (DEPTH_INF: any)
-#   unknown:   hand and depth exactly as searched
-_HAND, _PN, _DN, _DEPTH, _MOVE = range(5)
-_TABLE_LIMIT = 1_500_000
+# Boards in the table, and positions in the reply cache, before they are thinned out.
+_TABLE_LIMIT = 300_000
 # A new defender child whose king has a flight: its proof number without generating its replies.
 _FLIGHT_ESTIMATE = 6
-_CACHE_LIMIT = 400_000
+_CACHE_LIMIT = 100_000
 
 
 class SearchAbortedError(Exception):
@@ -111,7 +106,10 @@ class DfPn:
         #: Node count at which a bounded probe (see :meth:`probe`) gives up.
         self.probe_limit: int | None = None
         self._next_poll = 256
-        self.table: dict[int, list[list[int]]] = {}
+        self.table = Table()
+        #: :meth:`Table.lookup` of :attr:`table`.
+        self.lookup = self.table.lookup
+        self._store = self.table.store
         self.cache: EvasionCache = {}
         self.path: dict[int, int] = {}
 
@@ -130,60 +128,7 @@ class DfPn:
         if len(self.cache) > _CACHE_LIMIT:
             self.cache.clear()
         if len(self.table) > _TABLE_LIMIT:
-            self._shrink_table()
-
-    def _shrink_table(self) -> None:
-        """Forget everything but proofs and depth-free refutations."""
-        kept: dict[int, list[list[int]]] = {}
-        for key, entries in self.table.items():
-            keep = [e for e in entries if e[_PN] == 0 or (e[_DN] == 0 and e[_DEPTH] >= DEPTH_INF)]
-            if keep:
-                kept[key] = keep
-        self.table = kept
-
-    # -- table ----------------------------------------------------------------------------------
-
-    def lookup(self, key: int, hand: int, depth: int) -> list[int] | None:
-        """The entry that decides (key, hand) at *depth*, or the one searched exactly so, or None."""
-        entries = self.table.get(key)
-        if entries is None:
-            return None
-        exact = None
-        for e in entries:
-            if e[1] == 0:
-                if e[3] <= depth and ((hand | GUARDS) - e[0]) & GUARDS == GUARDS:
-                    return e
-            elif e[2] == 0:
-                if e[3] >= depth and ((e[0] | GUARDS) - hand) & GUARDS == GUARDS:
-                    return e
-            elif e[0] == hand and e[3] == depth:
-                exact = e
-        return exact
-
-    def _store(self, key: int, hand: int, pn: int, dn: int, depth: int, move: int = 0) -> None:
-        entries = self.table.get(key)
-        if entries is None:
-            self.table[key] = [[hand, pn, dn, depth, move]]
-            return
-        if pn and dn:
-            for e in entries:
-                if e[0] == hand and e[3] == depth and e[1] and e[2]:
-                    e[1] = pn
-                    e[2] = dn
-                    return
-        elif len(entries) > 6:
-            # A decided entry: drop the undecided ones it makes useless.
-            if pn == 0:
-                entries[:] = [
-                    e for e in entries
-                    if not (e[1] and e[2] and e[3] >= depth and ((e[0] | GUARDS) - hand) & GUARDS == GUARDS)
-                ]
-            else:
-                entries[:] = [
-                    e for e in entries
-                    if not (e[1] and e[2] and e[3] <= depth and ((hand | GUARDS) - e[0]) & GUARDS == GUARDS)
-                ]
-        entries.append([hand, pn, dn, depth, move])
+            self.table.shrink()
 
     # -- helpers ----------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ import { GameSocket } from "../net.js";
 import { gameSummary, renderMoveList, renderPlayerBar, resultReason, resultTitle, statusOf } from "../render.js";
 import { boardProps, initialState, isHandicap, reduce, resultView } from "../state.js";
 import { icon } from "../icons.js";
+import { placeSound, setSound, soundOn } from "../sound.js";
 import { api, copyText, errorText, h, postJson, rememberGame, sideName, toast, fill } from "../util.js";
 
 const MOVE_ERRORS = new Set([
@@ -94,6 +95,10 @@ export async function mount(root) {
     if (message.type === "pong") return;
     const before = state;
     state = reduce(state, message, performance.now());
+    if (message.type === "move") {
+      const capture = before.position && countPieces(before.position.sfen) > countPieces(state.position.sfen);
+      placeSound(capture);
+    }
     if (message.type === "state" || message.type === "move") {
       syncBoard(before);
       if (state.you) remember();
@@ -106,6 +111,10 @@ export async function mount(root) {
       resultShownFor = state.moves.length;
       showResult();
     }
+  }
+
+  function countPieces(sfen) {
+    return (sfen.split(" ")[0].match(/[a-zA-Z]/g) || []).length;
   }
 
   function syncBoard(before) {
@@ -235,6 +244,9 @@ export async function mount(root) {
           onclick: () => { confirmingResign = true; render(); } }));
       }
     }
+    buttons.push(h("button", { class: "btn ghost", id: "sound-button", "aria-pressed": String(soundOn()),
+      text: t(soundOn() ? "game.sound_on" : "game.sound_off"),
+      onclick: () => { setSound(!soundOn()); render(); } }));
     buttons.push(h("button", { class: "btn ghost", id: "flip-button", text: t("game.flip"), title: t("game.flip"),
       onclick: () => { userFlipped = !board.flipped; board.setFlipped(userFlipped); render(); } }));
     fill(actions, ...buttons);

@@ -23,6 +23,8 @@ const PATHS = {
   last: ["M18 5v14", "M6 5l9 7-9 7z"],
   flip: ["M8 20V4", "M4 8l4-4 4 4", "M16 4v16", "M12 16l4 4 4-4"],
   piece: ["M12 3l6.2 3.2L20 21H4L5.8 6.2z"],
+  sound: ["M4 9h4l5-4v14l-5-4H4z", "M16 9a4 4 0 0 1 0 6", "M18.5 6.5a7.5 7.5 0 0 1 0 11"],
+  mute: ["M4 9h4l5-4v14l-5-4H4z", "M16 9.5l5 5", "M21 9.5l-5 5"],
 };
 
 /** An <svg> icon; `name` is a key of PATHS. */

@@ -244,11 +244,12 @@ export async function mount(root) {
           onclick: () => { confirmingResign = true; render(); } }));
       }
     }
-    buttons.push(h("button", { class: "btn ghost", id: "sound-button", "aria-pressed": String(soundOn()),
-      text: t(soundOn() ? "game.sound_on" : "game.sound_off"),
-      onclick: () => { setSound(!soundOn()); render(); } }));
-    buttons.push(h("button", { class: "btn ghost", id: "flip-button", text: t("game.flip"), title: t("game.flip"),
-      onclick: () => { userFlipped = !board.flipped; board.setFlipped(userFlipped); render(); } }));
+    const soundLabel = t(soundOn() ? "game.sound_on" : "game.sound_off");
+    buttons.push(h("button", { class: "btn ghost icon-only", id: "sound-button", "aria-pressed": String(soundOn()),
+      title: soundLabel, "aria-label": soundLabel,
+      onclick: () => { setSound(!soundOn()); render(); } }, icon(soundOn() ? "sound" : "mute")));
+    buttons.push(h("button", { class: "btn ghost icon-only", id: "flip-button", title: t("game.flip"), "aria-label": t("game.flip"),
+      onclick: () => { userFlipped = !board.flipped; board.setFlipped(userFlipped); render(); } }, icon("flip")));
     fill(actions, ...buttons);
   }
 

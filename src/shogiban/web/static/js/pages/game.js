@@ -233,14 +233,15 @@ export async function mount(root) {
         onclick: () => socket.send({ type: "undo", ply: state.position.ply }) }));
     }
     if (can.resign) {
+      const waiting = Object.values(state.game.players).some((p) => p.kind === "human" && !p.joined);
       if (confirmingResign) {
         buttons.push(h("span", { class: "confirm" },
-          h("span", { text: t("game.resign_confirm") }),
+          h("span", { text: t(waiting ? "game.cancel_confirm" : "game.resign_confirm") }),
           h("button", { class: "btn danger", id: "resign-yes", text: t("game.yes"),
             onclick: () => { confirmingResign = false; socket.send({ type: "resign" }); render(); } }),
           h("button", { class: "btn", text: t("game.no"), onclick: () => { confirmingResign = false; render(); } })));
       } else {
-        buttons.push(h("button", { class: "btn", id: "resign-button", text: t("game.resign"),
+        buttons.push(h("button", { class: "btn", id: "resign-button", text: t(waiting ? "game.cancel" : "game.resign"),
           onclick: () => { confirmingResign = true; render(); } }));
       }
     }

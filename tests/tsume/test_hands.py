@@ -23,10 +23,10 @@ def test_covers_max_min_agree_with_counts(a: list[int], b: list[int]) -> None:
 
 
 def test_complete_defender_hand_for_either_side() -> None:
-    board = Board("4k4/9/4P4/9/9/9/9/9/9 b G 1")
+    board = Board("3k5/9/3P5/9/9/9/9/9/9 b G 1")
     completed = complete_defender_hand(board)
-    assert completed.sfen() == "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
-    assert board.sfen() == "4k4/9/4P4/9/9/9/9/9/9 b G 1"  # the original is left alone
+    assert completed.sfen() == "3k5/9/3P5/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
+    assert board.sfen() == "3k5/9/3P5/9/9/9/9/9/9 b G 1"  # the original is left alone
     white = complete_defender_hand(Board("9/9/9/9/9/9/4p4/9/4K4 w 2g 1"))
     assert white.sfen() == "9/9/9/9/9/9/4p4/9/4K4 w 2R2B2G4S4N4L17P2g 1"
 

@@ -2,9 +2,9 @@
 
 >>> from shogiban import Board
 >>> from shogiban.tsume import solve
->>> result = solve(Board("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"))
+>>> result = solve(Board("3k5/9/3P5/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"))
 >>> result.status, result.length, result.usi()
-('mate', 1, 'G*5b')
+('mate', 1, 'G*6b')
 
 * :func:`solve` runs a depth-bounded df-pn search (:mod:`shogiban.tsume.dfpn`) and returns a
   :class:`TsumeResult`: the line (attacker quickest, defender longest), its length, whether it is

@@ -185,8 +185,8 @@ def generate_checks(board: Position) -> list[Move]:
     """Every legal checking move of the side to move, as :class:`~shogiban.move.Move` objects.
 
     >>> from shogiban import Board
-    >>> sorted(m.usi() for m in generate_checks(Board("4k4/9/4P4/9/9/9/9/9/9 b G 1")))
-    ['G*4b', 'G*5b', 'G*6b']
+    >>> sorted(m.usi() for m in generate_checks(Board("3k5/9/3P5/9/9/9/9/9/9 b G 1")))
+    ['6c6b', '6c6b+', 'G*5a', 'G*5b', 'G*6b', 'G*7a', 'G*7b']
     """
     moves: list[Move] = []
     for code in check_codes(board):

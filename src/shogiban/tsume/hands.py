@@ -91,8 +91,8 @@ def complete_defender_hand(board: Board) -> Board:
     neither on the board nor in the attacker's hand, as tsume problems assume (駒箱の駒すべて).
 
     >>> from shogiban import Board
-    >>> complete_defender_hand(Board("4k4/9/4P4/9/9/9/9/9/9 b G 1")).sfen()
-    '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1'
+    >>> complete_defender_hand(Board("3k5/9/3P5/9/9/9/9/9/9 b G 1")).sfen()
+    '3k5/9/3P5/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1'
 
     :raises ShogibanError: if the position holds more pieces of a kind than the full set.
     """

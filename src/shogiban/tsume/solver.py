@@ -109,9 +109,9 @@ def solve(
     :raises TsumeError: if the defender has no king or is already in check.
 
     >>> from shogiban import Board
-    >>> result = solve(Board("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"))
+    >>> result = solve(Board("3k5/9/3P5/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"))
     >>> result.status, result.usi(), result.unique
-    ('mate', 'G*5b', True)
+    ('mate', 'G*6b', True)
     """
     start = time.monotonic()
     _validate(board)

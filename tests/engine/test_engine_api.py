@@ -193,3 +193,17 @@ def test_level_eight_beats_level_one_at_tiny_limits() -> None:
     limits = SearchLimits(depth=2, nodes=1500)
     total = _play(strong, weak, limits, 120) + (1.0 - _play(weak, strong, limits, 120))
     assert total >= 1.5
+
+
+def test_level_depths_and_hurried_moves() -> None:
+    board = Board()
+    depths = set()
+    engine = Engine(5, seed=3)
+    for _ in range(12):
+        result = engine.search(board, SearchLimits(nodes=200_000))
+        assert result.info is not None
+        depths.add(result.info.depth)
+    assert depths == {2, 3}  # level 5 looks 3 plies ahead, sometimes only 2
+    result = Engine(1, seed=0).search(board, SearchLimits(nodes=200_000))
+    assert result.info is not None
+    assert result.info.depth == 1

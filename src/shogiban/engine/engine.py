@@ -104,7 +104,10 @@ class Engine:
         if not codes:
             return SearchResult(move=None, ponder=None, declare_win=False, info=None)
         plan = self._plan(limits, pos)
-        max_depth = _tighter(limits.depth, None if limits.infinite else prof.max_depth)
+        level_depth = prof.max_depth
+        if level_depth is not None and level_depth > 1 and prof.hurry and self._rng.random() < prof.hurry:
+            level_depth -= 1
+        max_depth = _tighter(limits.depth, None if limits.infinite else level_depth)
         searcher = Searcher(
             pos,
             prof,

@@ -34,15 +34,17 @@ class LevelProfile:
     """Seconds per move at most (None: what the clock allows)."""
     resigns: bool
     """Whether the level resigns when it sees itself mated."""
+    hurry: float = 0.0
+    """Chance of searching one ply less than ``max_depth`` for a move (a hasty look)."""
 
 
 LEVELS: dict[int, LevelProfile] = {
-    # level, depth, nodes, noise, miss capture, quiescence, time factor, max time, resigns
+    # level, depth, nodes, noise, miss capture, quiescence, time factor, max time, resigns, hurry
     1: LevelProfile(1, 1, None, 400, 0.40, 0, 1.0, 0.3, False),
     2: LevelProfile(2, 1, None, 150, 0.15, 1, 1.0, 0.5, False),
     3: LevelProfile(3, 1, None, 0, 0.0, 8, 1.0, 1.0, False),
     4: LevelProfile(4, 2, None, 0, 0.0, 8, 1.0, 2.0, True),
-    5: LevelProfile(5, 3, None, 0, 0.0, 8, 1.0, None, True),
+    5: LevelProfile(5, 3, None, 0, 0.0, 8, 1.0, None, True, hurry=0.4),
     6: LevelProfile(6, 4, None, 0, 0.0, 10, 0.25, None, True),
     7: LevelProfile(7, None, None, 0, 0.0, 10, 0.45, None, True),
     8: LevelProfile(8, None, None, 0, 0.0, 12, 1.0, None, True),

@@ -27,7 +27,7 @@ from shogiban.bitboard import BETWEEN
 from shogiban.position import Position
 from shogiban.tsume.checks import check_codes
 from shogiban.tsume.futile import EvasionCache, evasion_codes, king_has_flight
-from shogiban.tsume.hands import SHIFT, UNIT, hand_max, pack_hand
+from shogiban.tsume.hands import HAND_ALL, SHIFT, UNIT, hand_covers, hand_max, hand_min, hand_with, pack_hand
 from shogiban.tsume.table import DEPTH_INF, Table
 from shogiban.zobrist import HAND as _Z_HAND
 from shogiban.zobrist import PIECE_SQUARE as _Z_SQ
@@ -202,7 +202,8 @@ class DfPn:
         pos = self.pos
         codes = check_codes(pos)
         if not codes:
-            self._store(key, hand, INF, 0, DEPTH_INF)
+            # No check now, nor with more of the pieces in hand; a new kind of piece could give one.
+            self._store(key, self._or_disproof_hand(hand, codes, []), INF, 0, DEPTH_INF)
             return INF, 0, NO_REP, False
         n = len(codes)
         cdepth = depth - 1 if depth < UNBOUNDED else depth
@@ -212,6 +213,7 @@ class DfPn:
         cdn = [0] * n
         crep = [NO_REP] * n
         clim = [False] * n
+        cdis = [0] * n  # the hand each refuted child is refuted for
         path = self.path
         lookup = self.lookup
         child = self.child
@@ -229,6 +231,7 @@ class DfPn:
                 cpn[i] = INF
                 crep[i] = r
                 clim[i] = False  # a repetition is no depth artefact
+                cdis[i] = h
                 continue
             e = lookup(k, h, cdepth)
             if e is not None:
@@ -238,6 +241,7 @@ class DfPn:
                 cdn[i] = e[2]
                 if e[2] == 0:
                     clim[i] = e[3] < DEPTH_INF
+                    cdis[i] = e[0]
                 continue
             push(code)
             if (cdepth == 0 or _FLIGHT_ESTIMATE) and king_has_flight(pos):
@@ -245,6 +249,7 @@ class DfPn:
                 if cdepth == 0:
                     cpn[i] = INF
                     clim[i] = True
+                    cdis[i] = HAND_ALL  # a king flight does not depend on the hands
                 else:
                     cpn[i] = _FLIGHT_ESTIMATE
                     cdn[i] = 1
@@ -268,6 +273,8 @@ class DfPn:
             if cdepth == 0:
                 cpn[i] = INF
                 clim[i] = True
+                # A board-move reply does not depend on the hands; drops need the defender's pieces.
+                cdis[i] = HAND_ALL if replies[0] >> 7 & 127 < 81 else h
             else:
                 cpn[i] = len(replies)
                 cdn[i] = 1
@@ -296,7 +303,8 @@ class DfPn:
                 rep = min(crep)
                 limited = True in clim
                 if rep >= ply:
-                    self._store(key, hand, INF, 0, depth if limited else DEPTH_INF)
+                    refuted = self._or_disproof_hand(hand, codes, cdis)
+                    self._store(key, refuted, INF, 0, depth if limited else DEPTH_INF)
                     return INF, 0, NO_REP, limited
                 return INF, 0, rep, limited
             if dn_sum > INF:
@@ -322,6 +330,43 @@ class DfPn:
             cdn[best] = d
             crep[best] = r
             clim[best] = lim
+            if d == 0:
+                e = lookup(k, h, cdepth)
+                cdis[best] = e[0] if e is not None and e[2] == 0 else h
+
+    def _or_disproof_hand(self, hand: int, codes: list[int], refuted: list[int]) -> int:
+        """Disproof pieces (反証駒) of a refuted attacker node: the largest hand for which every
+        check is still refuted.  More pieces of a type the attacker already holds add no new
+        check; a type it lacks would, so those stay at zero."""
+        board = self.pos._board
+        bound = HAND_ALL
+        for code, child in zip(codes, refuted, strict=True):
+            frm = code >> 7 & 127
+            if frm >= 81:
+                s = SHIFT[frm - 81]
+                if child >> s & 0x7F != 0x7F:
+                    child += 1 << s
+            else:
+                captured = board[code & 127]
+                if captured:
+                    pt = captured & 15
+                    s = SHIFT[pt - 8 if pt > 8 else pt]
+                    if child >> s & 0x7F:
+                        child -= 1 << s
+            bound = hand_min(bound, child)
+        for pt in range(1, 8):
+            if not hand >> SHIFT[pt] & 0x7F:
+                bound = hand_with(bound, pt, 0)
+        return bound if hand_covers(bound, hand) else hand
+
+    @staticmethod
+    def _and_disproof_hand(hand: int, code: int, refuted: int) -> int:
+        """Disproof pieces of a defender node refuted by *code*: those of the position after it
+        when *code* moves a piece on the board; a refuting drop depends on the defender's hand
+        (to hold the piece, and for whether it is futile), so then only *hand* itself."""
+        if code >> 7 & 127 >= 81:
+            return hand
+        return refuted if hand_covers(refuted, hand) else hand
 
     def _or_proven(self, key: int, hand: int, code: int, entry: list[int]) -> tuple[int, int, int, bool]:
         proof = entry[0]
@@ -372,7 +417,8 @@ class DfPn:
             e = lookup(k, hand, cdepth)
             if e is not None:
                 if e[2] == 0:
-                    self._store(key, hand, INF, 0, depth if e[3] < DEPTH_INF else DEPTH_INF)
+                    refuted = self._and_disproof_hand(hand, code, e[0])
+                    self._store(key, refuted, INF, 0, depth if e[3] < DEPTH_INF else DEPTH_INF)
                     return INF, 0, NO_REP, e[3] < DEPTH_INF
                 cpn[i] = e[1]
                 cdn[i] = e[2]
@@ -427,7 +473,9 @@ class DfPn:
                 del path[full]
             if d == 0:
                 if r >= ply:
-                    self._store(key, hand, INF, 0, depth if lim else DEPTH_INF)
+                    e = lookup(k, hand, cdepth)
+                    refuted = self._and_disproof_hand(hand, codes[best], e[0] if e is not None and e[2] == 0 else hand)
+                    self._store(key, refuted, INF, 0, depth if lim else DEPTH_INF)
                     return INF, 0, NO_REP, lim
                 return INF, 0, r, lim
             cpn[best] = p

@@ -15,12 +15,14 @@ from shogiban.position import Position
 
 __all__ = [
     "GUARDS",
+    "HAND_ALL",
     "UNIT",
     "complete_defender_hand",
     "hand_count",
     "hand_covers",
     "hand_max",
     "hand_min",
+    "hand_with",
     "pack_hand",
     "unpack_hand",
 ]
@@ -32,6 +34,8 @@ UNIT = tuple(1 << s if pt else 0 for pt, s in enumerate(SHIFT))
 #: The guard bits above every field.
 GUARDS = sum(0x80 << SHIFT[pt] for pt in range(1, 8))
 _FIELD = 0x7F
+#: Every field at its largest: "any hand" as a bound.
+HAND_ALL = sum(_FIELD << SHIFT[pt] for pt in range(1, 8))
 
 
 def pack_hand(hand: list[int]) -> int:
@@ -49,6 +53,12 @@ def unpack_hand(packed: int) -> dict[int, int]:
 def hand_count(packed: int, pt: int) -> int:
     """How many pieces of type *pt* the packed hand holds."""
     return packed >> SHIFT[pt] & _FIELD
+
+
+def hand_with(packed: int, pt: int, count: int) -> int:
+    """*packed* with the count of type *pt* replaced by *count*."""
+    shift = SHIFT[pt]
+    return packed & ~(_FIELD << shift) | count << shift
 
 
 def hand_covers(a: int, b: int) -> bool:

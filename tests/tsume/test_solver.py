@@ -189,6 +189,17 @@ def test_stop_set_in_advance() -> None:
     assert result.nodes < 1000
 
 
+def test_a_mate_found_before_the_stop_is_polled_is_still_answered() -> None:
+    # The mate is proven within the first few nodes, before the stop event is looked at; the line
+    # then comes from the table at once, and the 余詰 search is skipped.
+    stop = threading.Event()
+    stop.set()
+    board = Board(SEVEN)
+    result = solve(board, stop=stop)
+    assert (result.status, result.length, result.unique) == ("mate", 7, None)
+    assert check_mate_line(board, result.moves) is None
+
+
 def test_node_budget() -> None:
     result = solve(Board(HARD), max_nodes=300)
     assert result.status == "unknown"

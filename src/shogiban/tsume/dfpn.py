@@ -7,8 +7,9 @@ the longest resistance and the attacker the quickest mate).  Refinements:
 * df-pn+ style initial numbers: a new attacker child's proof number is the number of replies it
   leaves the defender, and a child with none is a mate found without searching it;
 * a transposition table keyed by the board and side to move (hands left out), whose entries
-  carry the attacker's hand: a mate holds for any hand holding at least the proof pieces (証明駒)
-  the proof needed, a refutation for any hand holding at most the refuted one (優越関係);
+  carry the attacker's hand (:mod:`shogiban.tsume.table`): a mate holds for any hand holding at
+  least the proof pieces (証明駒) the proof needed, a refutation for any hand holding at most its
+  disproof pieces (反証駒: more of the kinds already held, where that gives no new check);
 * repetitions on the current path count as refuted (perpetual check is no mate); such a result
   depends on the path, so it is kept out of the table until the repeated node is left (a light
   answer to the graph-history-interaction problem);

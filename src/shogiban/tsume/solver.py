@@ -180,15 +180,14 @@ def _line(
 ) -> tuple[list[int], list[Alternative] | None]:
     """The mate line and its 余詰 (None when not looked for or out of time).
 
-    Turning the proof into an exact line gets a little time beyond the deadline (and ignores a
-    stop event set after the proof); if even that runs out, the line is read from the table.
+    Turning the proof into an exact line gets a little time and nodes beyond the limits; if even
+    those run out, or the stop event is set, the line is read from the table instead (at once).
     The 余詰 search keeps to the caller's limits.
     """
     deadline = searcher.deadline
     if timeout is not None:
         searcher.deadline = max(deadline or 0.0, time.monotonic() + max(_LINE_GRACE, timeout / 2))
     searcher.max_nodes = None if max_nodes is None else max(max_nodes, searcher.nodes) + max(10_000, max_nodes // 2)
-    searcher.stop = None
     try:
         if stop is not None and stop.is_set():
             raise SearchAbortedError("stop")
@@ -198,7 +197,6 @@ def _line(
     finally:
         searcher.deadline = deadline
         searcher.max_nodes = max_nodes
-        searcher.stop = stop
     if not check_unique or len(codes) != length:
         return codes, None
     try:

@@ -22,9 +22,13 @@ def test_lookup_rules() -> None:
     table.store(3, 0, 1 << 40, 0, 5)  # refuted within 5 plies only
     assert table.lookup(3, 0, 5) is not None
     assert table.lookup(3, 0, 7) is None
-    table.store(4, 0, 3, 2, 5)  # undecided: only the exact hand and depth
+    table.store(4, 0, 3, 2, 5)  # undecided: the exact hand, at that depth or two plies more
     assert table.lookup(4, 0, 5) == [0, 3, 2, 5, 0]
-    assert table.lookup(4, 0, 7) is None
+    assert table.lookup(4, 0, 7) == [0, 3, 2, 5, 0]
+    assert table.lookup(4, 0, 9) is None
+    assert table.lookup(4, UNIT[PAWN], 5) is None
+    table.store(4, 0, 8, 1, 7)
+    assert table.lookup(4, 0, 7) == [0, 8, 1, 7, 0]  # the exact depth wins
     table.shrink()
     assert table.lookup(4, 0, 5) is None  # undecided and depth-bound entries are forgotten
     assert table.lookup(1, UNIT[GOLD], 3) is not None

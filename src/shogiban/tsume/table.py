@@ -38,7 +38,8 @@ class Table:
         return len(self.entries)
 
     def lookup(self, key: int, hand: int, depth: int) -> list[int] | None:
-        """The entry that decides (key, hand) at *depth*, else the one searched exactly so, else None."""
+        """The entry that decides (key, hand) at *depth*, else the undecided one searched with
+        that hand at that depth (or two plies less, as a starting estimate), else None."""
         entries = self.entries.get(key)
         if entries is None:
             return None
@@ -50,7 +51,8 @@ class Table:
             elif e[2] == 0:
                 if e[3] >= depth and ((e[0] | GUARDS) - hand) & GUARDS == GUARDS:
                     return e
-            elif e[0] == hand and e[3] == depth:
+            elif e[0] == hand and (e[3] == depth or (e[3] == depth - 2 and exact is None)):
+                # The numbers of the previous, shallower iteration seed a node's new search.
                 exact = e
         return exact
 

@@ -46,7 +46,7 @@ _MIX = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
 # Boards in the table, and positions in the reply cache, before they are thinned out.
 _TABLE_LIMIT = 300_000
-# A new defender child whose king has a flight: its proof number without generating its replies.
+# The proof number of a new defender child whose king has a flight (its replies not generated).
 _FLIGHT_ESTIMATE = 6
 _CACHE_LIMIT = 100_000
 
@@ -194,8 +194,8 @@ class DfPn:
         """Search the attacker node (current position) within *depth* plies.
 
         Returns ``(pn, dn, rep, limited)``: *rep* is the path index of a repeated ancestor the
-        result depends on (``NO_REP`` if none) and *limited* whether a refutation is due to the
-        depth bound (or a repetition).
+        result depends on (``NO_REP`` if none; such a result is not stored) and *limited*
+        whether a refutation is due to the depth bound.
         """
         self.nodes += 1
         if self.nodes >= self._next_poll:
@@ -245,7 +245,7 @@ class DfPn:
                     cdis[i] = e[0]
                 continue
             push(code)
-            if (cdepth == 0 or _FLIGHT_ESTIMATE) and king_has_flight(pos):
+            if king_has_flight(pos):
                 pop()
                 if cdepth == 0:
                     cpn[i] = INF

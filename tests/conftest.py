@@ -6,24 +6,11 @@ has it).  GPL-licensed files stay there; tests that need them skip with a reason
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-TEST_DATA = Path(__file__).resolve().parent / "data"
-
-
-def shared_data_dir() -> Path | None:
-    """``$SHOGIBAN_SHARED_DATA`` or ``../shared/data`` next to the repository, if present."""
-    env = os.environ.get("SHOGIBAN_SHARED_DATA")
-    candidates = [Path(env)] if env else []
-    candidates.append(ROOT.parent / "shared" / "data")
-    for candidate in candidates:
-        if candidate.is_dir():
-            return candidate
-    return None
+from corpus import TEST_DATA, shared_data_dir
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import shared_data_dir
+from corpus import shared_data_dir
 from shogiban import Board
 
 DEFAULT_LIMIT = 5_000_000

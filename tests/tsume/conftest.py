@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import shared_data_dir
+from corpus import shared_data_dir
 
 
 @dataclass(frozen=True)

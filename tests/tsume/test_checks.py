@@ -10,7 +10,7 @@ from shogiban import Board, Move
 from shogiban.tsume import generate_checks
 from shogiban.tsume.checks import check_codes, gives_check_codes_slow
 
-from .conftest import corpus_rows
+from .helpers import corpus_rows
 
 
 def _by_filter(board: Board) -> set[str]:

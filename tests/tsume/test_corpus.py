@@ -17,7 +17,7 @@ import pytest
 from shogiban import Board
 from shogiban.tsume import TsumeResult, check_mate_line, solve
 
-from .conftest import Row, corpus_rows
+from .helpers import Row, corpus_rows
 
 # tanuki-tsume-shogi counts every interposition (its docs/tsume-rules.md lists 無駄合 as not
 # implemented), so its lengths are game-rule lengths.  In these problems a futile interposition

@@ -13,7 +13,7 @@ import pytest
 from shogiban import Board
 from shogiban.tsume import solve
 
-from .conftest import corpus_rows
+from .helpers import corpus_rows
 
 
 def _mates_within(board: Board, plies: int) -> bool:

@@ -14,7 +14,7 @@ from shogiban import Board, Move, ShogibanError
 from shogiban.tsume import Alternative, TsumeError, TsumeResult, check_mate_line, solve
 from shogiban.tsume.dfpn import DfPn
 
-from .conftest import flip_sfen, flip_usi
+from .helpers import flip_sfen, flip_usi
 
 # A position where search takes long: a lone king in the middle, a full box for the defender.
 HARD = "4k4/9/9/9/9/9/9/9/9 b RBGSNLPrb3g3s3n3l17p 1"

@@ -135,10 +135,12 @@ class BuiltinBackend:
         )
 
     def mate(self, board: Board, timeout: float | None, *, stop: threading.Event) -> MateResult:
-        """Run the tsume solver."""
+        """Run the tsume solver by game rules: a GUI replays the line and expects it to end in a
+        real checkmate, so futile interpositions count here, and uniqueness is not searched."""
         from shogiban.tsume import solve
 
-        found = solve(board, timeout=None if timeout is None or math.isinf(timeout) else timeout, stop=stop)
+        limit = None if timeout is None or math.isinf(timeout) else timeout
+        found = solve(board, timeout=limit, stop=stop, conventions=False, check_unique=False)
         if found.status == "mate":
             return MateResult("mate", tuple(found.moves))
         if found.status == "nomate":

@@ -134,6 +134,7 @@ class Engine:
             and -RESIGN_MATE_PLIES <= mate < 0
             and info is not None
             and info.depth >= -mate + 2
+            and searcher.settled
             and not limits.infinite
         ):
             return SearchResult(move=None, ponder=None, declare_win=False, info=info)

@@ -508,6 +508,8 @@ class Searcher:
         return best, best_code
 
     partial: tuple[int, int, list[int]] | None = None
+    #: Whether the answer of :meth:`think` comes from a completed iteration.
+    settled = False
 
     def think(self, moves: list[int]) -> tuple[int, int, list[int], SearchInfo | None]:
         """Iterative deepening over the root *moves* until a limit is reached.
@@ -533,6 +535,7 @@ class Searcher:
                 if self.partial is not None:
                     best_code, best_score, best_pv = self.partial
                     last = self.info(depth, best_score, best_pv)
+                    self.settled = False  # not every root move was searched at this depth
                 elif last is None:
                     last = self.info(depth, best_score, best_pv)
                 break
@@ -541,6 +544,7 @@ class Searcher:
             else:
                 stretch = max(1.0, stretch * 0.9)
             best_code, best_score = code, score
+            self.settled = True
             best_pv = list(self.pv[0]) or [code]
             last = self.info(depth, score, best_pv)
             if self.on_info is not None:

@@ -7,6 +7,9 @@ stay cheap; nothing here validates its input.
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING
+
 from shogiban import zobrist
 from shogiban.bitboard import (
     BETWEEN,
@@ -29,6 +32,29 @@ from shogiban.bitboard import (
     S,
     W,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import ModuleType
+
+
+def _load_speedups() -> ModuleType | None:
+    """The compiled move generator, unless absent or SHOGIBAN_PURE_PYTHON=1 asks for pure Python."""
+    if os.environ.get("SHOGIBAN_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from shogiban import _speedups
+    except ImportError:
+        return None
+    return _speedups
+
+
+#: The C accelerator (``shogiban._speedups``) when it was built, else None.  Its functions return
+#: exactly what the Python methods below return, in the same order; those methods are the reference.
+SPEEDUPS = _load_speedups()
+_c_legal_codes: Callable[[Position], list[int]] | None = SPEEDUPS.legal_codes if SPEEDUPS else None
+_c_has_legal_move: Callable[[Position], bool] | None = SPEEDUPS.has_legal_move if SPEEDUPS else None
+_c_count_legal: Callable[[Position], int] | None = SPEEDUPS.count_legal if SPEEDUPS else None
 
 PROMOTION_FLAG = 1 << 14
 _Z_SQ = zobrist.PIECE_SQUARE
@@ -400,7 +426,13 @@ class Position:
     # -- legal moves ------------------------------------------------------------------------------
 
     def _legal_codes(self) -> list[int]:
-        """Codes of every legal move of the side to move."""
+        """Codes of every legal move of the side to move (compiled when the accelerator is built)."""
+        if _c_legal_codes is not None:
+            return _c_legal_codes(self)
+        return self._py_legal_codes()
+
+    def _py_legal_codes(self) -> list[int]:
+        """The pure-Python legal move generator: the reference for the compiled one."""
         color = self._turn
         board = self._board
         own = self._occ[color]
@@ -536,7 +568,9 @@ class Position:
             self._pop()
 
     def _has_legal_move(self) -> bool:
-        return bool(self._legal_codes())
+        if _c_has_legal_move is not None:
+            return _c_has_legal_move(self)
+        return bool(self._py_legal_codes())
 
     def _king_moves(self, moves: list[int], ksq: int, color: int, own: int, occupied: int) -> None:
         dests = KING8[ksq] & ~own
@@ -596,7 +630,9 @@ class Position:
 
     def _perft(self, depth: int) -> int:
         if depth <= 1:
-            return len(self._legal_codes()) if depth == 1 else 1
+            if depth != 1:
+                return 1
+            return _c_count_legal(self) if _c_count_legal is not None else len(self._py_legal_codes())
         total = 0
         push = self._push
         pop = self._pop

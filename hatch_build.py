@@ -1,0 +1,93 @@
+"""Hatchling build hook: compile the optional C accelerator ``shogiban._speedups``.
+
+The extension only speeds up legal move generation; shogiban works the same without it.  So a
+missing compiler or missing Python headers print a warning and give a pure-Python wheel instead
+of failing the install.  ``SHOGIBAN_PURE_PYTHON=1`` at build time skips the compilation.
+
+* Regular wheels (``pip install .``, ``pip wheel .``) get the compiled module added under
+  ``shogiban/`` and a platform tag.
+* Editable installs (``pip install -e .``) import the package from ``src/``, so the module is
+  compiled there in place (reinstall after editing ``_speedups.c``).
+
+setuptools is used only as a compiler driver: it knows each platform's compiler and flags.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+MODULE = "shogiban._speedups"
+SOURCE = Path("src", "shogiban", "_speedups.c")
+
+
+class SpeedupsBuildHook(BuildHookInterface):
+    """Compile ``src/shogiban/_speedups.c``; on failure warn and build a pure-Python wheel."""
+
+    PLUGIN_NAME = "custom"
+    _temp: str | None = None
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        self._temp = None
+        if self.target_name != "wheel":
+            return
+        root = Path(self.root)
+        package_dir = root / SOURCE.parent
+        if version == "editable":
+            # A module compiled from older source must not shadow the pure-Python fallback.
+            for stale in package_dir.glob("_speedups.*"):
+                if stale.suffix in (".so", ".pyd"):
+                    stale.unlink()
+        if os.environ.get("SHOGIBAN_PURE_PYTHON", "") not in ("", "0"):
+            self.app.display_info("shogiban: SHOGIBAN_PURE_PYTHON is set, not compiling the C accelerator")
+            return
+        self._temp = tempfile.mkdtemp(prefix="shogiban-build-")
+        built = _compile(root, Path(self._temp))
+        if isinstance(built, str):
+            self.app.display_warning(
+                f"shogiban: the optional C accelerator was not built ({built}); "
+                "installing the pure-Python move generator, which gives the same results more slowly"
+            )
+            return
+        if version == "editable":
+            shutil.copy2(built, package_dir / built.name)
+        else:
+            build_data["force_include"][str(built)] = f"shogiban/{built.name}"
+            build_data["pure_python"] = False
+            build_data["infer_tag"] = True
+        self.app.display_info(f"shogiban: built the C accelerator {built.name}")
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        if self._temp is not None:
+            shutil.rmtree(self._temp, ignore_errors=True)
+
+
+def _compile(root: Path, work: Path) -> Path | str:
+    """Compile the extension under *work*; its path, or why it could not be built."""
+    try:
+        from setuptools import Distribution, Extension
+        from setuptools.command.build_ext import build_ext
+        from setuptools.errors import BaseError, CCompilerError
+    except ImportError as exc:
+        return f"setuptools is unavailable: {exc}"
+    flags = ["/O2"] if sys.platform == "win32" else ["-O2"]
+    extension = Extension(MODULE, sources=[str(SOURCE)], extra_compile_args=flags)
+    command = build_ext(Distribution({"name": "shogiban", "ext_modules": [extension]}))
+    command.build_lib = str(work / "lib")
+    command.build_temp = str(work / "temp")
+    cwd = os.getcwd()
+    try:
+        os.chdir(root)  # relative source path: object files land under build_temp, not beside it
+        command.ensure_finalized()
+        command.run()
+    except (BaseError, CCompilerError, OSError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    finally:
+        os.chdir(cwd)
+    return Path(command.get_ext_fullpath(MODULE))

@@ -135,8 +135,9 @@ static BB DROP_ALLOWED[2][8];
 #define PROMOTION_FLAG (1 << 14)
 /* Upper bound of the codes: promotion flag | from 80 << 7 | to 80. */
 #define CODE_LIMIT (1 << 15)
-/* Moves of one side can never reach this: 81 pieces x 80 destinations x 2, plus 7 x 81 drops. */
-#define MAX_MOVES 16384
+/* More moves than one side can have: with k pieces, at most 2 k (81 - k) <= 3280 board moves
+ * (each to a square it does not occupy, promoting or not), plus 7 x 81 drops. */
+#define MAX_MOVES 4096
 
 static void init_tables(void)
 {
@@ -346,7 +347,7 @@ typedef struct {
 
 static inline void emit(Out *out, int code)
 {
-    if (out->mode == MODE_LIST)
+    if (out->mode == MODE_LIST && out->n < MAX_MOVES)
         out->codes[out->n] = (uint16_t)code;
     out->n++;
 }
@@ -688,6 +689,10 @@ static PyObject *legal_codes(PyObject *module, PyObject *position)
     if (load(position, &p) < 0)
         return NULL;
     generate(&p, &out);
+    if (out.n > MAX_MOVES) { /* impossible (see MAX_MOVES); refuse rather than return a short list */
+        PyErr_SetString(PyExc_RuntimeError, "more legal moves than the compiled generator can hold");
+        return NULL;
+    }
     list = PyList_New(out.n);
     if (list == NULL)
         return NULL;

@@ -1,5 +1,7 @@
 """What KIF and KI2 (the Kakinoki formats) share: header lines, the start position (手合割 or a
-BOD diagram), comments, bookmarks, ``変化：N手`` variations and the ``まで…`` summary line.
+BOD diagram), comments, bookmarks, ``変化：N手`` variations and the ``まで…`` summary line, and
+the reader and writer machinery around them (:class:`KakinokiReader`, :class:`KakinokiWriter`):
+each format adds only its move lines and its own use of the ``まで…`` line.
 
 Variations follow the de-facto rule (SPECS §b.5): ``変化：N手`` starts an alternative to move N of
 the most recently read line that has a move N.
@@ -8,12 +10,16 @@ the most recently read line that has a move N.
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from pathlib import Path
 
 from shogiban.board import Board
 from shogiban.errors import KifuParseError
 from shogiban.handicaps import find_handicap, handicap_of_sfen
 from shogiban.kifu.builder import GameBuilder
+from shogiban.kifu.comments import restore_illegal_moves
+from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.headers import Headers
 from shogiban.kifu.results import Result, ResultKind
@@ -31,6 +37,7 @@ _SIDE_OF_LABEL = {"先手": Color.BLACK, "下手": Color.BLACK, "▲": Color.BLA
 #: Handicaps that programs define differently: written with a BOD as well as their name.
 AMBIGUOUS_HANDICAPS = frozenset({"三枚落ち", "五枚落ち", "左五枚落ち", "左七枚落ち", "右七枚落ち"})
 _SPACES = " \t\u3000"
+_LINE_SPACES = _SPACES + "\r\n"
 
 
 def is_bod_line(line: str) -> bool:
@@ -237,3 +244,119 @@ def header_block(game: Game, *, encoding_line: str | None = None) -> list[str]:
 def comment_lines(comment: str) -> list[str]:
     """``*`` lines for a comment."""
     return ["*" + line for line in comment.split("\n")] if comment else []
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+class KakinokiReader(ABC):
+    """Reads a KIF or KI2 record line by line into a :class:`GameBuilder`.
+
+    Handles what both formats write the same way: ``#`` lines, ``*`` comments, ``&`` bookmarks,
+    header lines, the BOD diagram, the ``手数----指手--`` heading and ``変化：N手`` variations.
+    A subclass reads its move lines (:meth:`move_line`) and the ``まで…`` line (:meth:`made`).
+    """
+
+    #: Whether the ``手数----指手--`` heading starts the moves (KIF); KI2 moves start at the
+    #: first move line, and the heading is skipped.
+    HEADING_STARTS_MOVES = False
+
+    def __init__(self, strict: bool) -> None:
+        self.builder = GameBuilder(strict=strict)
+        self.headers = self.builder.game.headers
+        self.bod: list[tuple[int, str]] = []
+        self.in_moves = False
+        self.tracker: LineTracker | None = None
+        self.skip_line = False  # after a bad move, the rest of its line (until 変化) is skipped
+
+    @classmethod
+    def read(cls, source: str | bytes | Path, *, strict: bool = False) -> Game:
+        """Read a whole record (text, bytes in CP932 or UTF-8, or a path)."""
+        text, _ = read_text(source)
+        reader = cls(strict)
+        feed = reader.line
+        for lineno, line in enumerate(text.splitlines(), 1):
+            feed(line, lineno)
+        return reader.finish()
+
+    def error(self, message: str, lineno: int, line: str) -> None:
+        """Record (or, when strict, raise) a problem on *line*."""
+        self.builder.error(message, lineno, line)
+
+    def start_moves(self, first_number: int | None = None) -> None:
+        """The header is over: set the start position; *first_number* is the first move line's
+        number (KIF), which a start position without its own move number takes."""
+        self.in_moves = True
+        number = set_start_position(self.builder, self.headers, self.bod, first_number)
+        self.tracker = LineTracker(self.builder.game.root, number)
+
+    def line(self, line: str, lineno: int) -> None:
+        """Read one line of the record."""
+        s = line.strip(_LINE_SPACES)
+        if not s:
+            return
+        c = s[0]
+        if c == "#":
+            return
+        if c == "*":
+            if not self.skip_line:
+                # Everything after the '*' is the comment, trailing spaces included.
+                self.builder.comment(line.lstrip(_SPACES)[1:].rstrip("\r\n"))
+            return
+        if c == "&":
+            if not self.skip_line:
+                self.builder.node.bookmark = s[1:].strip()
+            return
+        if not self.in_moves and is_bod_line(s):
+            self.bod.append((lineno, line))
+            return
+        if self.move_line(s, lineno, line):
+            return
+        if s.startswith("変化"):
+            self.variation(s, lineno, line)
+            return
+        if s.startswith("まで"):
+            self.made(s, lineno, line)
+            return
+        if s.startswith(("手数-", "手数－")):
+            if self.HEADING_STARTS_MOVES and not self.in_moves:
+                self.start_moves()
+            return
+        pair = header_pair(s)
+        if pair is not None:
+            self.headers.add(*pair)
+            return
+        self.error(f"cannot read line {s!r}", lineno, line)
+
+    @abstractmethod
+    def move_line(self, s: str, lineno: int, line: str) -> bool:
+        """Read *line* (stripped: *s*) if it is a move line of the format; whether it was."""
+
+    @abstractmethod
+    def made(self, s: str, lineno: int, line: str) -> None:
+        """Read a ``まで…`` summary line."""
+
+    def variation(self, s: str, lineno: int, line: str) -> None:
+        """A ``変化：N手`` line: continue from the line read so far that has move N."""
+        m = VARIATION_RE.match(s)
+        if m is None:
+            self.error(f"cannot read variation line {s!r}", lineno, line)
+            return
+        if not self.in_moves:
+            return  # some writers put 変化 lines in the header; nothing to branch from yet
+        assert self.tracker is not None
+        base = self.tracker.branch(int(m.group(1)))
+        if base is None:
+            self.error(f"variation at move {m.group(1)}: no line read so far has that move", lineno, line)
+            self.skip_line = True
+            return
+        self.skip_line = False
+        self.builder.goto(base)
+
+    def finish(self) -> Game:
+        """The game read (an illegal move a writer put in a comment is restored)."""
+        if not self.in_moves:
+            self.start_moves()
+        game = self.builder.finish()
+        restore_illegal_moves(game)
+        return game

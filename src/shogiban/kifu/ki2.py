@@ -17,20 +17,14 @@ import re
 from pathlib import Path
 
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from shogiban.kifu.builder import GameBuilder
-from shogiban.kifu.comments import restore_illegal_moves, result_comment
-from shogiban.kifu.encoding import read_text
+from shogiban.kifu.comments import result_comment
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.kakinoki import (
-    VARIATION_RE,
-    LineTracker,
+    KakinokiReader,
     comment_lines,
     header_block,
-    header_pair,
-    is_bod_line,
     made_line,
     parse_made_line,
-    set_start_position,
     side_labels,
 )
 from shogiban.move import Move
@@ -48,64 +42,20 @@ def read_ki2(source: str | bytes | Path, *, strict: bool = False) -> Game:
     :raises KifuParseError: on the first problem when *strict*; otherwise problems are in
         ``game.errors``.
     """
-    text, _ = read_text(source)
-    reader = _Ki2Reader(strict)
-    for lineno, line in enumerate(text.splitlines(), 1):
-        reader.line(line, lineno)
-    return reader.finish()
+    return _Ki2Reader.read(source, strict=strict)
 
 
-class _Ki2Reader:
-    def __init__(self, strict: bool) -> None:
-        self.builder = GameBuilder(strict=strict)
-        self.headers = self.builder.game.headers
-        self.bod: list[tuple[int, str]] = []
-        self.in_moves = False
-        self.tracker: LineTracker | None = None
-        self.skip_line = False
+class _Ki2Reader(KakinokiReader):
+    """KI2 lines: moves in relative notation, several to a line; the ``まで…`` line is the result."""
 
-    def start_moves(self) -> None:
-        self.in_moves = True
-        number = set_start_position(self.builder, self.headers, self.bod, None)
-        self.tracker = LineTracker(self.builder.game.root, number)
-
-    def line(self, line: str, lineno: int) -> None:
-        s = line.strip(_SPACES)
-        if not s:
-            return
-        c = s[0]
-        if c == "#":
-            return
-        if c == "*":
-            if not self.skip_line:
-                self.builder.comment(line.lstrip(" \t\u3000")[1:].rstrip("\r\n"))
-            return
-        if c == "&":
-            if not self.skip_line:
-                self.builder.node.bookmark = s[1:].strip()
-            return
-        if c in "▲△☗☖▽":
-            if not self.in_moves:
-                self.start_moves()
-            if not self.skip_line:
-                self.moves(s, lineno, line)
-            return
-        if s.startswith("変化"):
-            self.variation(s, lineno, line)
-            return
-        if s.startswith("まで"):
-            self.made(s, lineno, line)
-            return
-        if s.startswith(("手数-", "手数－")):
-            return
-        if not self.in_moves and is_bod_line(s):
-            self.bod.append((lineno, line))
-            return
-        pair = header_pair(s)
-        if pair is not None:
-            self.headers.add(*pair)
-            return
-        self.builder.error(f"cannot read line {s!r}", lineno, line)
+    def move_line(self, s: str, lineno: int, line: str) -> bool:
+        if s[0] not in "▲△☗☖▽":
+            return False
+        if not self.in_moves:
+            self.start_moves()
+        if not self.skip_line:
+            self.moves(s, lineno, line)
+        return True
 
     def moves(self, s: str, lineno: int, line: str) -> None:
         assert self.tracker is not None
@@ -135,23 +85,8 @@ class _Ki2Reader:
                 self.skip_line = True
                 return
 
-    def variation(self, s: str, lineno: int, line: str) -> None:
-        m = VARIATION_RE.match(s)
-        if m is None:
-            self.builder.error(f"cannot read variation line {s!r}", lineno, line)
-            return
-        if not self.in_moves:
-            return
-        assert self.tracker is not None
-        base = self.tracker.branch(int(m.group(1)))
-        if base is None:
-            self.builder.error(f"variation at move {m.group(1)}: no line read so far has that move", lineno, line)
-            self.skip_line = True
-            return
-        self.skip_line = False
-        self.builder.goto(base)
-
     def made(self, s: str, lineno: int, line: str) -> None:
+        # KI2 has no special moves: this line is the result, even after a move it could not read.
         if not self.in_moves:
             self.start_moves()
         builder = self.builder
@@ -159,19 +94,12 @@ class _Ki2Reader:
             return
         stated = parse_made_line(s, builder.board.turn)
         if stated is None:
-            builder.error(f"cannot read summary line {s!r}", lineno, line)
+            self.error(f"cannot read summary line {s!r}", lineno, line)
             return
         word, winner = stated
         node = builder.result(word, lineno, line, winner=winner)
         if node is not None and self.tracker is not None:
             self.tracker.add(node)
-
-    def finish(self) -> Game:
-        if not self.in_moves:
-            self.start_moves()
-        game = self.builder.finish()
-        restore_illegal_moves(game)
-        return game
 
 
 def _illegal_drop(text: str) -> Move | None:

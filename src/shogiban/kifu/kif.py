@@ -20,20 +20,14 @@ import re
 from pathlib import Path
 
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from shogiban.kifu.builder import GameBuilder
-from shogiban.kifu.comments import restore_illegal_moves, result_comment
-from shogiban.kifu.encoding import read_text
+from shogiban.kifu.comments import result_comment
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.kakinoki import (
-    VARIATION_RE,
-    LineTracker,
+    KakinokiReader,
     comment_lines,
     header_block,
-    header_pair,
-    is_bod_line,
     made_line,
     parse_made_line,
-    set_start_position,
     side_labels,
 )
 from shogiban.kifu.results import KIF_WORDS, kif_word
@@ -69,75 +63,71 @@ def read_kif(source: str | bytes | Path, *, strict: bool = False) -> Game:
     :raises KifuParseError: on the first problem when *strict*; otherwise problems are in
         ``game.errors`` and everything before them is kept.
     """
-    text, _ = read_text(source)
-    reader = _KifReader(strict)
-    for lineno, line in enumerate(text.splitlines(), 1):
-        reader.line(line, lineno)
-    return reader.finish()
+    return _KifReader.read(source, strict=strict)
 
 
-class _KifReader:
-    def __init__(self, strict: bool) -> None:
-        self.builder = GameBuilder(strict=strict)
-        self.headers = self.builder.game.headers
-        self.bod: list[tuple[int, str]] = []
-        self.in_moves = False
-        self.tracker: LineTracker | None = None
-        self.skip_line = False  # after a bad move, the rest of its line (until 変化) is skipped
+class _KifReader(KakinokiReader):
+    """KIF lines: one numbered move (or special move) per line, with its time; the ``まで…``
+    line is a fallback result."""
 
-    def error(self, message: str, lineno: int, line: str) -> None:
-        self.builder.error(message, lineno, line)
+    HEADING_STARTS_MOVES = True
 
-    def start_moves(self, first_number: int | None) -> None:
-        self.in_moves = True
-        number = set_start_position(self.builder, self.headers, self.bod, first_number)
-        self.tracker = LineTracker(self.builder.game.root, number)
+    def move_line(self, s: str, lineno: int, line: str) -> bool:
+        if not "0" <= s[0] <= "9":
+            return False
+        m = _QUICK_LINE.match(line)
+        if m is None or not self.in_moves or self.skip_line:
+            numbered = _MOVE_LINE.match(line)
+            if numbered is None:
+                return False
+            self.numbered_line(numbered, lineno, line)
+            return True
+        # The common line (origin or 打, optional time), decoded in one go: the hot path.
+        num, file, rank, name, suffix, ff, fr, drop, em, es, th, tm, ts, _ = m.groups()
+        tracker = self.tracker
+        assert tracker is not None
+        builder = self.builder
+        expected = tracker.expected_number()
+        if int(num) != expected:
+            self.error(f"move number {num}, expected {expected}", lineno, line)
+        if file is not None:
+            to = (_RANKS[rank] - 1) * 9 + 9 - _FILES[file]
+        else:
+            last = builder.node
+            if last.move is None:
+                self.error(f"{line.strip()!r}: 同 without a previous move", lineno, line)
+                self.skip_line = True
+                return True
+            to = last.move.to_square
+        pt = _PIECES[name]
+        if drop:
+            if pt > 7:
+                self.error(f"{line.strip()!r}: a {name} cannot be dropped", lineno, line)
+                self.skip_line = True
+                return True
+            code = to | (81 + pt) << 7
+        else:
+            frm = (int(fr) - 1) * 9 + 9 - int(ff)
+            on_board = builder.board._board[frm] & 15
+            if (on_board and on_board != pt and not builder.ended) or frm == to:
+                self.skip_line = True
+                self.decode(line.strip(), lineno, line)  # reports the problem
+                return True
+            code = to | frm << 7 | (16384 if suffix == "成" else 0)
+        elapsed = total = None
+        if em is not None:
+            elapsed = int(em) * 60 + int(es)
+            total = int(th) * 3600 + int(tm) * 60 + int(ts)
+        before = builder.node
+        node = builder.move(code, lineno, line, elapsed=elapsed, total=total)
+        if node is None:
+            self.skip_line = True
+        elif node is not before:
+            tracker.lines[-1].append(node)
+        return True
 
-    def line(self, line: str, lineno: int) -> None:
-        s = line.strip(" \t\u3000\r\n")
-        if not s:
-            return
-        c = s[0]
-        if c == "#":
-            return
-        if c == "*":
-            if not self.skip_line:
-                # Everything after the '*' is the comment, trailing spaces included.
-                self.builder.comment(line.lstrip(" \t\u3000")[1:].rstrip("\r\n"))
-            return
-        if c == "&":
-            if not self.skip_line:
-                self.builder.node.bookmark = s[1:].strip()
-            return
-        if not self.in_moves and is_bod_line(s):
-            self.bod.append((lineno, line))
-            return
-        if "0" <= c <= "9":
-            quick = _QUICK_LINE.match(line)
-            if quick is not None and self.in_moves and not self.skip_line:
-                self.quick_line(quick, lineno, line)
-                return
-            m = _MOVE_LINE.match(line)
-            if m is not None:
-                self.move_line(m, lineno, line)
-                return
-        if s.startswith("変化"):
-            self.variation(s, lineno, line)
-            return
-        if s.startswith("まで"):
-            self.made(s, lineno, line)
-            return
-        if s.startswith(("手数-", "手数－")):
-            if not self.in_moves:
-                self.start_moves(None)
-            return
-        pair = header_pair(s)
-        if pair is not None:
-            self.headers.add(*pair)
-            return
-        self.error(f"cannot read line {s!r}", lineno, line)
-
-    def move_line(self, m: re.Match[str], lineno: int, line: str) -> None:
+    def numbered_line(self, m: re.Match[str], lineno: int, line: str) -> None:
+        """Any numbered line: a move in any notation KIF writers use, or a special move."""
         num, text, eh, em, es, th, tm, ts = m.groups()
         number = int(num)
         if not self.in_moves:
@@ -170,50 +160,6 @@ class _KifReader:
             self.skip_line = True
         elif node is not before:
             self.tracker.add(node)
-
-    def quick_line(self, m: re.Match[str], lineno: int, line: str) -> None:
-        """A plain move line (origin or 打, optional time), decoded in one go."""
-        num, file, rank, name, suffix, ff, fr, drop, em, es, th, tm, ts, _ = m.groups()
-        tracker = self.tracker
-        assert tracker is not None
-        builder = self.builder
-        expected = tracker.expected_number()
-        if int(num) != expected:
-            self.error(f"move number {num}, expected {expected}", lineno, line)
-        if file is not None:
-            to = (_RANKS[rank] - 1) * 9 + 9 - _FILES[file]
-        else:
-            last = builder.node
-            if last.move is None:
-                self.error(f"{line.strip()!r}: 同 without a previous move", lineno, line)
-                self.skip_line = True
-                return
-            to = last.move.to_square
-        pt = _PIECES[name]
-        if drop:
-            if pt > 7:
-                self.error(f"{line.strip()!r}: a {name} cannot be dropped", lineno, line)
-                self.skip_line = True
-                return
-            code = to | (81 + pt) << 7
-        else:
-            frm = (int(fr) - 1) * 9 + 9 - int(ff)
-            on_board = builder.board._board[frm] & 15
-            if (on_board and on_board != pt and not builder.ended) or frm == to:
-                self.skip_line = True
-                self.decode(line.strip(), lineno, line)  # reports the problem
-                return
-            code = to | frm << 7 | (16384 if suffix == "成" else 0)
-        elapsed = total = None
-        if em is not None:
-            elapsed = int(em) * 60 + int(es)
-            total = int(th) * 3600 + int(tm) * 60 + int(ts)
-        before = builder.node
-        node = builder.move(code, lineno, line, elapsed=elapsed, total=total)
-        if node is None:
-            self.skip_line = True
-        elif node is not before:
-            tracker.lines[-1].append(node)
 
     def decode(self, text: str, lineno: int, line: str) -> int | None:
         board = self.builder.board
@@ -252,30 +198,13 @@ class _KifReader:
             self.error(f"cannot read move {text!r}: {error}", lineno, line)
             return None
 
-    def variation(self, s: str, lineno: int, line: str) -> None:
-        m = VARIATION_RE.match(s)
-        if m is None:
-            self.error(f"cannot read variation line {s!r}", lineno, line)
-            return
-        if not self.in_moves:
-            return  # some writers put 変化 lines in the header; nothing to branch from yet
-        assert self.tracker is not None
-        base = self.tracker.branch(int(m.group(1)))
-        if base is None:
-            self.error(f"variation at move {m.group(1)}: no line read so far has that move", lineno, line)
-            self.skip_line = True
-            return
-        self.skip_line = False
-        self.builder.goto(base)
-
     def made(self, s: str, lineno: int, line: str) -> None:
+        # Only a fallback: the special move line (投了, ...) is the result when there is one.
         if self.skip_line or not self.in_moves:
             return
         builder = self.builder
         stated = parse_made_line(s, builder.board.turn)
         if stated is None:
-            if not s.startswith("まで"):
-                self.error(f"cannot read summary line {s!r}", lineno, line)
             return
         if builder.ended or builder.node.parent is None:
             return
@@ -283,13 +212,6 @@ class _KifReader:
         node = builder.result(word, lineno, line, winner=winner)
         if node is not None and self.tracker is not None:
             self.tracker.add(node)
-
-    def finish(self) -> Game:
-        if not self.in_moves:
-            self.start_moves(None)
-        game = self.builder.finish()
-        restore_illegal_moves(game)
-        return game
 
 
 def _is_word(text: str) -> bool:

@@ -241,9 +241,44 @@ def header_block(game: Game, *, encoding_line: str | None = None) -> list[str]:
     return out
 
 
-def comment_lines(comment: str) -> list[str]:
-    """``*`` lines for a comment."""
-    return ["*" + line for line in comment.split("\n")] if comment else []
+def comment_lines(comment: str, bookmark: str | None = None) -> list[str]:
+    """``*`` lines for a comment, then the ``&`` line of a bookmark."""
+    lines = ["*" + line for line in comment.split("\n")] if comment else []
+    if bookmark:
+        lines.append("&" + bookmark)
+    return lines
+
+
+def text_width(text: str) -> int:
+    """Columns *text* takes in a fixed-width font: ASCII and half-width kana one, the rest two."""
+    return sum(1 if ord(ch) < 0x80 or 0xFF61 <= ord(ch) <= 0xFF9F else 2 for ch in text)
+
+
+class KakinokiWriter(ABC):
+    """What the KIF and KI2 writers share: the output lines, move numbering, the side labels
+    and the ``変化：N手`` blocks."""
+
+    def __init__(self, game: Game, out: list[str]) -> None:
+        self.out = out
+        self.start_number = int(game.start_sfen.split()[3])
+        self.labels = side_labels(game)
+
+    @abstractmethod
+    def line(self, nodes: list[GameNode]) -> None:
+        """Write *nodes* (starting with the node the line continues from), then the variations
+        branching off it (:meth:`variations`)."""
+
+    def variations(self, nodes: list[GameNode]) -> None:
+        """Write the alternatives to the moves of the line *nodes*, deepest first, each under
+        its ``変化：N手`` heading."""
+        for node in reversed(nodes[1:]):
+            parent = node.parent
+            assert parent is not None
+            if parent.variations[0] is not node:
+                continue
+            for alternative in parent.variations[1:]:
+                self.out.append(f"変化：{node.ply() + self.start_number - 1}手")
+                self.line([parent, alternative, *alternative.mainline()])
 
 
 # -- reading ------------------------------------------------------------------------------------

@@ -21,11 +21,12 @@ from shogiban.kifu.comments import result_comment
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.kakinoki import (
     KakinokiReader,
+    KakinokiWriter,
     comment_lines,
     header_block,
     made_line,
     parse_made_line,
-    side_labels,
+    text_width,
 )
 from shogiban.move import Move
 from shogiban.notation.japanese import make_ki2_move, parse_ki2_move
@@ -123,20 +124,12 @@ def write_ki2(game: Game, *, encoding: str | None = None) -> str:
     a ``まで…`` line.  An illegal move is written into the result's comment."""
     del encoding  # KI2 files carry no encoding line
     out = header_block(game)
-    out.extend(comment_lines(game.root.comment))
-    if game.root.bookmark:
-        out.append("&" + game.root.bookmark)
+    out.extend(comment_lines(game.root.comment, game.root.bookmark))
     _Ki2Writer(game, out).line([game.root, *game.root.mainline()])
     return "\n".join(out) + "\n"
 
 
-class _Ki2Writer:
-    def __init__(self, game: Game, out: list[str]) -> None:
-        self.game = game
-        self.out = out
-        self.start_number = int(game.start_sfen.split()[3])
-        self.labels = side_labels(game)
-
+class _Ki2Writer(KakinokiWriter):
     def line(self, nodes: list[GameNode]) -> None:
         base = nodes[0]
         board = base.board()
@@ -154,12 +147,10 @@ class _Ki2Writer:
                 previous = parent.move.to_square if parent.move is not None else -1
                 text = make_ki2_move(board, node.move, previous_to=previous)
                 board.push(node.move)
-                row.append(text + " " * max(1, 12 - _width(text)))
+                row.append(text + " " * max(1, 12 - text_width(text)))
                 if len(row) >= _PER_LINE or node.comment or node.bookmark:
                     flush()
-                self.out.extend(comment_lines(node.comment))
-                if node.bookmark:
-                    self.out.append("&" + node.bookmark)
+                self.out.extend(comment_lines(node.comment, node.bookmark))
             else:
                 assert node.result is not None
                 flush()
@@ -168,18 +159,7 @@ class _Ki2Writer:
                 self.out.extend(comment_lines(result_comment(node, board)))
         flush()
         self.out.append("")
-        for node in reversed(nodes[1:]):
-            parent = node.parent
-            assert parent is not None
-            if parent.variations[0] is not node:
-                continue
-            for alternative in parent.variations[1:]:
-                self.out.append(f"変化：{node.ply() + self.start_number - 1}手")
-                self.line([parent, alternative, *alternative.mainline()])
-
-
-def _width(text: str) -> int:
-    return sum(1 if ord(ch) < 0x80 else 2 for ch in text)
+        self.variations(nodes)
 
 
 __all__ = ["read_ki2", "write_ki2"]

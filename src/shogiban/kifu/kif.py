@@ -24,11 +24,12 @@ from shogiban.kifu.comments import result_comment
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.kakinoki import (
     KakinokiReader,
+    KakinokiWriter,
     comment_lines,
     header_block,
     made_line,
     parse_made_line,
-    side_labels,
+    text_width,
 )
 from shogiban.kifu.results import KIF_WORDS, kif_word
 from shogiban.kifu.timefmt import format_kif_time
@@ -234,21 +235,16 @@ def write_kif(game: Game, *, times: bool | None = None, encoding: str = "Shift_J
         times = any(n.elapsed is not None or n.total is not None for n in game.walk())
     out = header_block(game, encoding_line=f"#KIF version=2.0 encoding={encoding}")
     out.append("手数----指手---------消費時間--" if times else "手数----指手--")
-    out.extend(comment_lines(game.root.comment))
-    if game.root.bookmark:
-        out.append("&" + game.root.bookmark)
+    out.extend(comment_lines(game.root.comment, game.root.bookmark))
     writer = _KifWriter(game, times, out)
     writer.line([game.root, *game.root.mainline()], main=True)
     return "\n".join(out) + "\n"
 
 
-class _KifWriter:
+class _KifWriter(KakinokiWriter):
     def __init__(self, game: Game, times: bool, out: list[str]) -> None:
-        self.game = game
+        super().__init__(game, out)
         self.times = times
-        self.out = out
-        self.start_number = int(game.start_sfen.split()[3])
-        self.labels = side_labels(game)
 
     def line(self, nodes: list[GameNode], *, main: bool = False) -> None:
         """Write *nodes* (starting with the node the line continues from), then the variations
@@ -265,14 +261,7 @@ class _KifWriter:
             self.out.append(made_line(end.result, len(end.moves()) + self.start_number - 1, end.turn(), self.labels))
         if main or len(nodes) > 1:
             self.out.append("")
-        for node in reversed(nodes[1:]):
-            parent = node.parent
-            assert parent is not None
-            if parent.variations[0] is not node:
-                continue
-            for alternative in parent.variations[1:]:
-                self.out.append(f"変化：{node.ply() + self.start_number - 1}手")
-                self.line([parent, alternative, *alternative.mainline()])
+        self.variations(nodes)
 
     def _totals_before(self, node: GameNode) -> list[float]:
         totals = [0.0, 0.0]
@@ -299,18 +288,12 @@ class _KifWriter:
             side = (ply - 1) & 1
             elapsed = node.elapsed or 0
             totals[side] = node.total if node.total is not None else totals[side] + elapsed
-            line += " " * max(1, 13 - _width(text)) + format_kif_time(elapsed, totals[side])
+            line += " " * max(1, 13 - text_width(text)) + format_kif_time(elapsed, totals[side])
         # Kifu for Windows marks a move that has alternatives with a trailing "+"; it is only a
         # hint (the 変化 blocks hold the tree) and python-shogi drops lines that carry it.
         self.out.append(line)
         comment = result_comment(node, board) if node.result is not None else node.comment
-        self.out.extend(comment_lines(comment))
-        if node.bookmark:
-            self.out.append("&" + node.bookmark)
-
-
-def _width(text: str) -> int:
-    return sum(1 if ord(ch) < 0x80 or 0xFF61 <= ord(ch) <= 0xFF9F else 2 for ch in text)
+        self.out.extend(comment_lines(comment, node.bookmark))
 
 
 __all__ = ["read_kif", "write_kif"]

@@ -34,6 +34,10 @@ _BOD_START = ("後手の持駒", "先手の持駒", "上手の持駒", "下手�
 _BOD_TURN = ("後手番", "先手番", "上手番", "下手番")
 _SIDE_OF_LABEL = {"先手": Color.BLACK, "下手": Color.BLACK, "▲": Color.BLACK, "☗": Color.BLACK,
                   "後手": Color.WHITE, "上手": Color.WHITE, "△": Color.WHITE, "☖": Color.WHITE}
+# Words of a まで line, in the order they are looked for: first those whose result needs no side
+# (the winner is derived from the word), later those that name who won (True) or lost (False).
+_MADE_UNDECIDED = ("千日手", "持将棋", "中断", "不詰", "封じ手")
+_MADE_DECIDED = (("反則勝ち", True), ("反則負け", False), ("入玉勝ち", True), ("不戦勝", True), ("不戦敗", False))
 #: Handicaps that programs define differently: written with a BOD as well as their name.
 AMBIGUOUS_HANDICAPS = frozenset({"三枚落ち", "五枚落ち", "左五枚落ち", "左七枚落ち", "右七枚落ち"})
 _SPACES = " \t\u3000"
@@ -99,22 +103,16 @@ def parse_made_line(line: str, turn: Color) -> tuple[str, Color | bool | None] |
     side = re.search(r"(先手|後手|下手|上手|▲|△|☗|☖)", rest)
     if side:
         named = _SIDE_OF_LABEL[side.group(1)]
-    for word, kind_word in (("千日手", "千日手"), ("持将棋", "持将棋"), ("中断", "中断"), ("不詰", "不詰"),
-                            ("封じ手", "封じ手")):
+    for word in _MADE_UNDECIDED:
         if word in rest:
-            return kind_word, False
+            return word, False
     if "時間切れ" in rest or "切れ負け" in rest:
         return "切れ負け", named if "勝ち" in rest else (named.other if named is not None else False)
-    if "反則勝ち" in rest:
-        return "反則勝ち", named if named is not None else False
-    if "反則負け" in rest:
-        return "反則負け", named.other if named is not None else False
-    if "入玉勝ち" in rest:
-        return "入玉勝ち", named if named is not None else False
-    if "不戦勝" in rest:
-        return "不戦勝", named if named is not None else False
-    if "不戦敗" in rest:
-        return "不戦敗", named.other if named is not None else False
+    for word, named_wins in _MADE_DECIDED:
+        if word in rest:
+            if named is None:
+                return word, False
+            return word, named if named_wins else named.other
     if "詰" in rest:
         return "詰み", turn.other
     if "勝ち" in rest and named is not None:
@@ -370,6 +368,13 @@ class KakinokiReader(ABC):
     @abstractmethod
     def made(self, s: str, lineno: int, line: str) -> None:
         """Read a ``まで…`` summary line."""
+
+    def add_stated_result(self, stated: tuple[str, Color | bool | None], lineno: int, line: str) -> None:
+        """End the current line with the result a ``まで…`` line states (:func:`parse_made_line`)."""
+        word, winner = stated
+        node = self.builder.result(word, lineno, line, winner=winner)
+        if node is not None and self.tracker is not None:
+            self.tracker.add(node)
 
     def variation(self, s: str, lineno: int, line: str) -> None:
         """A ``変化：N手`` line: continue from the line read so far that has move N."""

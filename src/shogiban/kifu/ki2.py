@@ -97,10 +97,7 @@ class _Ki2Reader(KakinokiReader):
         if stated is None:
             self.error(f"cannot read summary line {s!r}", lineno, line)
             return
-        word, winner = stated
-        node = builder.result(word, lineno, line, winner=winner)
-        if node is not None and self.tracker is not None:
-            self.tracker.add(node)
+        self.add_stated_result(stated, lineno, line)
 
 
 def _illegal_drop(text: str) -> Move | None:

@@ -201,18 +201,12 @@ class _KifReader(KakinokiReader):
 
     def made(self, s: str, lineno: int, line: str) -> None:
         # Only a fallback: the special move line (投了, ...) is the result when there is one.
-        if self.skip_line or not self.in_moves:
-            return
         builder = self.builder
+        if self.skip_line or not self.in_moves or builder.ended or builder.node.parent is None:
+            return
         stated = parse_made_line(s, builder.board.turn)
-        if stated is None:
-            return
-        if builder.ended or builder.node.parent is None:
-            return
-        word, winner = stated
-        node = builder.result(word, lineno, line, winner=winner)
-        if node is not None and self.tracker is not None:
-            self.tracker.add(node)
+        if stated is not None:
+            self.add_stated_result(stated, lineno, line)
 
 
 def _is_word(text: str) -> bool:

@@ -197,3 +197,16 @@ def test_double_check_allows_only_king_moves() -> None:
     assert len(board.checkers()) == 2
     assert all(board.piece_at(m.from_square).piece_type == PieceType.KING  # type: ignore[union-attr, arg-type]
                for m in board.legal_moves)
+
+
+def test_the_enemy_king_is_never_captured_even_in_impossible_positions() -> None:
+    # Lenient set-up where gote could "take" sente's king: no move does, and every move plays.
+    board = Board("r2n+R1gR1/2+r1r1nSG/LbK2G1+s+r/2B2r+ssr/r1L1bGRS1/G2pB2+P1/+nP1s2s+nr/g3+B3+r/7P1 w Lr 1",
+                  lenient=True)
+    king = board.king_square(BLACK)
+    moves = list(board.legal_moves)
+    assert moves
+    assert all(m.to_square != king for m in moves)
+    for move in moves:
+        board.push(move)
+        board.pop()

@@ -473,7 +473,9 @@ static void generate(const Pos *p, Out *out)
     BB own = p->occ[color];
     BB occupied = bb_or(own, p->occ[color ^ 1]);
     int ksq = p->kings[color];
-    BB target = bb_andnot(FULL, own);
+    /* As in Python: the enemy king is never a capture target. */
+    BB enemy_king = p->bb[8 | (color ^ 1) << 4];
+    BB target = bb_andnot(bb_andnot(FULL, own), enemy_king);
     BB drop_target = bb_andnot(FULL, occupied);
     BB pinned = EMPTY, others = own, pawns;
     BB lines[81];
@@ -482,13 +484,13 @@ static void generate(const Pos *p, Out *out)
         BB checkers;
         others = bb_xor(others, BIT[ksq]);
         checkers_and_pins(p, ksq, color, occupied, &checkers, &pinned, lines);
-        king_moves(p, out, ksq, color, own, occupied);
+        king_moves(p, out, ksq, color, bb_or(own, enemy_king), occupied);
         if (bb_any(checkers)) {
             BB between;
             if (bb_several(checkers))
                 return; /* double check: only the king may move */
             between = BETWEEN[ksq][bb_lsb(checkers)];
-            target = bb_or(between, checkers);
+            target = bb_andnot(bb_or(between, checkers), enemy_king);
             drop_target = between;
         }
         if (FOUND_ONE(out))

@@ -439,7 +439,10 @@ class Position:
         occupied = own | self._occ[color ^ 1]
         ksq = self._kings[color]
         moves: list[int] = []
-        target = FULL ^ own
+        # The enemy king is never captured: in a possible position it is never attackable on our
+        # move, and in a lenient set-up where it is, taking it would be no shogi move at all.
+        enemy_king = self._bb[8 | (color ^ 1) << 4]
+        target = FULL ^ own ^ enemy_king
         drop_target = FULL ^ occupied
         pinned = 0
         lines: dict[int, int] = {}
@@ -448,12 +451,12 @@ class Position:
         if ksq >= 0:
             others ^= BIT[ksq]
             checkers, pinned, lines = self._checkers_and_pins(ksq, color, occupied)
-            self._king_moves(moves, ksq, color, own, occupied)
+            self._king_moves(moves, ksq, color, own | enemy_king, occupied)
             if checkers:
                 if checkers & (checkers - 1):
                     return moves  # double check: only the king may move
                 between = BETWEEN[ksq][checkers.bit_length() - 1]
-                target = between | checkers
+                target = (between | checkers) & ~enemy_king
                 drop_target = between
         pawns = self._bb[1 | color << 4] & ~pinned
         if pawns:

@@ -169,6 +169,12 @@ def made_line(result: Result, moves: int, turn: Color, labels: tuple[str, str], 
     return head + words.get(kind, result.word.lstrip("%") or "中断")
 
 
+def previous_to(node: GameNode) -> int:
+    """The square the move that led to *node* went to (what ``同`` refers to), -1 after no move."""
+    move = node.move
+    return move.to_square if move is not None else -1
+
+
 class LineTracker:
     """The lines read so far, to find where ``変化：N手`` branches off."""
 

@@ -26,6 +26,7 @@ from shogiban.kifu.kakinoki import (
     header_block,
     made_line,
     parse_made_line,
+    previous_to,
     text_width,
 )
 from shogiban.move import Move
@@ -63,10 +64,9 @@ class _Ki2Reader(KakinokiReader):
         for token in _MOVE_SPLIT.findall(s):
             text = token.strip(_SPACES)
             builder = self.builder
-            previous = builder.node.move.to_square if builder.node.move is not None else -1
             move: Move | None
             try:
-                move = parse_ki2_move(builder.board, text, previous_to=previous)
+                move = parse_ki2_move(builder.board, text, previous_to=previous_to(builder.node))
             except IllegalMoveError as error:
                 move = _illegal_drop(text)
                 if move is None:
@@ -141,8 +141,7 @@ class _Ki2Writer(KakinokiWriter):
             parent = node.parent
             assert parent is not None
             if node.move is not None:
-                previous = parent.move.to_square if parent.move is not None else -1
-                text = make_ki2_move(board, node.move, previous_to=previous)
+                text = make_ki2_move(board, node.move, previous_to=previous_to(parent))
                 board.push(node.move)
                 row.append(text + " " * max(1, 12 - text_width(text)))
                 if len(row) >= _PER_LINE or node.comment or node.bookmark:

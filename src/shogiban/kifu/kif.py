@@ -29,6 +29,7 @@ from shogiban.kifu.kakinoki import (
     header_block,
     made_line,
     parse_made_line,
+    previous_to,
     text_width,
 )
 from shogiban.kifu.results import KIF_WORDS, kif_word
@@ -193,8 +194,7 @@ class _KifReader(KakinokiReader):
                 return None
             return to | frm << 7 | (1 << 14 if suffix == "成" else 0)
         try:
-            previous = self.builder.node.move.to_square if self.builder.node.move is not None else None
-            return parse_kif_move(board, text, previous_to=previous if previous is not None else -1).code
+            return parse_kif_move(board, text, previous_to=previous_to(self.builder.node)).code
         except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as error:
             self.error(f"cannot read move {text!r}: {error}", lineno, line)
             return None
@@ -272,8 +272,7 @@ class _KifWriter(KakinokiWriter):
         parent = node.parent
         assert parent is not None
         if node.move is not None:
-            previous = parent.move.to_square if parent.move is not None else -1
-            text = make_kif_move(board, node.move, previous_to=previous)
+            text = make_kif_move(board, node.move, previous_to=previous_to(parent))
         else:
             assert node.result is not None
             text = kif_word(node.result, board.turn)

@@ -20,7 +20,6 @@ from shogiban.bitboard import (
     KING8,
     NE,
     NW,
-    POSITIVE,
     RAYS,
     ROOK_RAYS,
     SE,
@@ -31,6 +30,7 @@ from shogiban.bitboard import (
     N,
     S,
     W,
+    ray_attack,
 )
 
 if TYPE_CHECKING:
@@ -646,13 +646,8 @@ class Position:
         return total
 
 
-def _ray(d: int, sq: int, occupied: int) -> int:
-    ray = RAYS[d][sq]
-    blockers = ray & occupied
-    if blockers:
-        nearest = (blockers & -blockers).bit_length() - 1 if POSITIVE[d] else blockers.bit_length() - 1
-        ray ^= RAYS[d][nearest]
-    return ray
+# Other modules import the ray helper from here under this name.
+_ray = ray_attack
 
 
 _RN, _RS, _RW, _RE = RAYS[N], RAYS[S], RAYS[W], RAYS[E]

@@ -18,6 +18,7 @@ a new game.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from shogiban.board import Board
@@ -69,20 +70,29 @@ def read_usi_games(source: str | bytes | Path, *, strict: bool = False, limit: i
 
     :raises KifuParseError: on the first problem when *strict*.
     """
-    text, _ = read_text(source)
     games: list[Game] = []
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
+    for lineno, line, raw in _record_lines(source):
         games.append(_read_line(line, lineno, raw, strict))
         if limit is not None and len(games) >= limit:
             break
-    if not games:
-        builder = GameBuilder(strict=strict)
-        builder.error("no position line found")
-        games.append(builder.finish())
-    return games
+    return games or [_no_game("no position line found", strict)]
+
+
+def _record_lines(source: str | bytes | Path) -> Iterator[tuple[int, str, str]]:
+    """``(lineno, stripped line, line)`` for each line of *source* that is not blank or a
+    ``#`` comment."""
+    text, _ = read_text(source)
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            yield lineno, line, raw
+
+
+def _no_game(message: str, strict: bool) -> Game:
+    """The empty game a record without any is read as, with the problem *message*."""
+    builder = GameBuilder(strict=strict)
+    builder.error(message)
+    return builder.finish()
 
 
 def _read_line(line: str, lineno: int, raw: str, strict: bool) -> Game:
@@ -166,13 +176,9 @@ def read_sfen_games(source: str | bytes | Path, *, strict: bool = False, limit: 
 
     :raises KifuParseError: on the first problem when *strict*.
     """
-    text, _ = read_text(source)
     games: list[Game] = []
     builder: GameBuilder | None = None
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
+    for lineno, line, raw in _record_lines(source):
         is_command = line.startswith(("position", "startpos")) or (line.startswith("sfen ") and " moves" in line)
         if is_command:
             if builder is not None:
@@ -204,9 +210,7 @@ def read_sfen_games(source: str | bytes | Path, *, strict: bool = False, limit: 
     if builder is not None and (limit is None or len(games) < limit):
         games.append(builder.finish())
     if not games:
-        empty = GameBuilder(strict=strict)
-        empty.error("no position found")
-        games.append(empty.finish())
+        games.append(_no_game("no position found", strict))
     return games[:limit] if limit is not None else games
 
 

@@ -42,8 +42,7 @@ class GameBuilder:
 
     def error(self, message: str, lineno: int | None = None, line: str | None = None) -> None:
         """Record (or, when strict, raise) a problem."""
-        where = f"line {lineno}: " if lineno is not None else ""
-        error = KifuParseError(f"{where}{message}", lineno, line)
+        error = _problem(message, lineno, line)
         if self.strict:
             raise error
         self.game.errors.append(error)
@@ -124,8 +123,7 @@ class GameBuilder:
         node = GameNode(parent, None, result=result, elapsed=elapsed, total=total)
         parent.variations.append(node)
         self.node = node
-        where = f"line {lineno}: " if lineno is not None else ""
-        error = KifuParseError(f"{where}illegal move {shown!r} ({reason}), recorded as a foul (反則)", lineno, line)
+        error = _problem(f"illegal move {shown!r} ({reason}), recorded as a foul (反則)", lineno, line)
         # Kept pending: a following 反則勝ち / %ILLEGAL_MOVE confirms the foul and withdraws it.
         self._pending_illegal = error
         if not self.strict:
@@ -193,6 +191,12 @@ def _start_board(sfen: str) -> Board:
         if len(_START_BOARDS) < 64:
             _START_BOARDS[sfen] = board
     return board.copy()
+
+
+def _problem(message: str, lineno: int | None, line: str | None) -> KifuParseError:
+    """*message* as an error located at *line* (number *lineno*) when there is one."""
+    where = f"line {lineno}: " if lineno is not None else ""
+    return KifuParseError(f"{where}{message}", lineno, line)
 
 
 def _side(color: Color) -> str:

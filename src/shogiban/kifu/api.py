@@ -113,12 +113,10 @@ def _svg(game: Game, *, ply: int | None = None, **options: Any) -> str:
         from shogiban.svg import board_svg  # type: ignore[import-not-found,unused-ignore]
     except ImportError as error:
         raise KifuParseError("svg output needs shogiban.svg, which is not available") from error
-    nodes = [n for n in game.mainline() if n.move is not None]
-    if ply is not None:
-        if not 0 <= ply <= len(nodes):
-            raise KifuParseError(f"invalid ply: {ply!r} (the main line has {len(nodes)} moves)")
-        nodes = nodes[:ply]
-    node = nodes[-1] if nodes else game.root
+    try:
+        node = diagram.mainline_node(game, ply)
+    except ValueError as error:
+        raise KifuParseError(str(error)) from None
     board = node.board()
     svg: str = board_svg(board, last_move=node.move, **options)
     return svg

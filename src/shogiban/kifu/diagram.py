@@ -46,16 +46,22 @@ def read_bod(source: str | bytes | Path, *, strict: bool = False) -> Game:
 def write_bod(game: Game, *, ply: int | None = None) -> str:
     """The BOD diagram of the main line's final position (or after *ply* moves), with the last
     move in its ``手数＝`` footer."""
-    node: GameNode = game.root
-    nodes = [n for n in game.mainline() if n.move is not None]
-    if ply is not None:
-        if not 0 <= ply <= len(nodes):
-            raise ValueError(f"invalid ply: {ply!r} (the main line has {len(nodes)} moves)")
-        nodes = nodes[:ply]
-    if nodes:
-        node = nodes[-1]
+    node = mainline_node(game, ply)
     board = node.board()
     labels = ("下手", "上手") if "下手" in game.headers or "上手" in game.headers else ("先手", "後手")
     if node.move is not None:
         return make_bod(board, last_move=node.move, names=labels)
     return make_bod(board, names=labels)
+
+
+def mainline_node(game: Game, ply: int | None = None) -> GameNode:
+    """The main line's node after *ply* moves (default: after its last move; a result is no move).
+
+    :raises ValueError: if *ply* is negative or more than the main line has.
+    """
+    nodes = [n for n in game.mainline() if n.move is not None]
+    if ply is not None:
+        if not 0 <= ply <= len(nodes):
+            raise ValueError(f"invalid ply: {ply!r} (the main line has {len(nodes)} moves)")
+        nodes = nodes[:ply]
+    return nodes[-1] if nodes else game.root

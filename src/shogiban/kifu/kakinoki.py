@@ -38,6 +38,14 @@ _SIDE_OF_LABEL = {"先手": Color.BLACK, "下手": Color.BLACK, "▲": Color.BLA
 # (the winner is derived from the word), later those that name who won (True) or lost (False).
 _MADE_UNDECIDED = ("千日手", "持将棋", "中断", "不詰", "封じ手")
 _MADE_DECIDED = (("反則勝ち", True), ("反則負け", False), ("入玉勝ち", True), ("不戦勝", True), ("不戦敗", False))
+# Results a written まで line states by naming a side: the words after the name, and whether the
+# side named is the loser.
+_MADE_NAMED = {
+    ResultKind.RESIGN: ("の勝ち", False),
+    ResultKind.DECLARE_WIN: ("の入玉勝ち", False),
+    ResultKind.WIN_BY_DEFAULT: ("の不戦勝", False),
+    ResultKind.LOSS_BY_DEFAULT: ("の不戦敗", True),
+}
 #: Handicaps that programs define differently: written with a BOD as well as their name.
 AMBIGUOUS_HANDICAPS = frozenset({"三枚落ち", "五枚落ち", "左五枚落ち", "左七枚落ち", "右七枚落ち"})
 _SPACES = " \t\u3000"
@@ -138,20 +146,16 @@ def made_line(result: Result, moves: int, turn: Color, labels: tuple[str, str], 
         return labels[0] if color == Color.BLACK else labels[1]
 
     kind, winner = result.kind, result.winner
-    if kind is ResultKind.RESIGN and winner is not None:
-        return f"{head}{name(winner)}の勝ち"
+    named = _MADE_NAMED.get(kind)
+    if named is not None and winner is not None:
+        after, names_loser = named
+        return f"{head}{name(winner.other if names_loser else winner)}{after}"
     if kind is ResultKind.TIME_UP and winner is not None:
         return f"{head}時間切れにより{name(winner)}の勝ち"
     if kind in (ResultKind.ILLEGAL, ResultKind.PERPETUAL_CHECK) and winner is not None:
         if winner == turn:
             return f"{head}{name(winner)}の反則勝ち"
         return f"{head}{name(winner.other)}の反則負け"
-    if kind is ResultKind.DECLARE_WIN and winner is not None:
-        return f"{head}{name(winner)}の入玉勝ち"
-    if kind is ResultKind.WIN_BY_DEFAULT and winner is not None:
-        return f"{head}{name(winner)}の不戦勝"
-    if kind is ResultKind.LOSS_BY_DEFAULT and winner is not None:
-        return f"{head}{name(winner.other)}の不戦敗"
     if kind is ResultKind.CHECKMATE:
         # "…の勝ち" is what other readers understand; the position shows it was mate.
         return f"{head}{name(winner)}の勝ち" if winner is not None and not ki2 else f"{head}詰み"

@@ -326,6 +326,12 @@ class KakinokiReader(ABC):
         """Record (or, when strict, raise) a problem on *line*."""
         self.builder.error(message, lineno, line)
 
+    def skip_rest(self, message: str, lineno: int, line: str) -> None:
+        """Report *message* and skip the rest of the line of play being read, up to the next
+        ``変化`` (its later moves would be read in a wrong position)."""
+        self.error(message, lineno, line)
+        self.skip_line = True
+
     def start_moves(self, first_number: int | None = None) -> None:
         """The header is over: set the start position; *first_number* is the first move line's
         number (KIF), which a start position without its own move number takes."""
@@ -397,8 +403,7 @@ class KakinokiReader(ABC):
         assert self.tracker is not None
         base = self.tracker.branch(int(m.group(1)))
         if base is None:
-            self.error(f"variation at move {m.group(1)}: no line read so far has that move", lineno, line)
-            self.skip_line = True
+            self.skip_rest(f"variation at move {m.group(1)}: no line read so far has that move", lineno, line)
             return
         self.skip_line = False
         self.builder.goto(base)

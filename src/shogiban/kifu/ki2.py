@@ -67,16 +67,11 @@ class _Ki2Reader(KakinokiReader):
             move: Move | None
             try:
                 move = parse_ki2_move(builder.board, text, previous_to=previous_to(builder.node))
-            except IllegalMoveError as error:
-                move = _illegal_drop(text)
+            except (IllegalMoveError, InvalidMoveError, AmbiguousMoveError) as error:
+                move = _illegal_drop(text) if isinstance(error, IllegalMoveError) else None
                 if move is None:
-                    builder.error(f"cannot read move {text!r}: {error}", lineno, line)
-                    self.skip_line = True
+                    self.skip_rest(f"cannot read move {text!r}: {error}", lineno, line)
                     return
-            except (InvalidMoveError, AmbiguousMoveError) as error:
-                builder.error(f"cannot read move {text!r}: {error}", lineno, line)
-                self.skip_line = True
-                return
             node = builder.move(move, lineno, line, text=text)
             if node is None:
                 self.skip_line = True

@@ -97,15 +97,13 @@ class _KifReader(KakinokiReader):
         else:
             last = builder.node
             if last.move is None:
-                self.error(f"{line.strip()!r}: 同 without a previous move", lineno, line)
-                self.skip_line = True
+                self.skip_rest(f"{line.strip()!r}: 同 without a previous move", lineno, line)
                 return True
             to = last.move.to_square
         pt = _PIECES[name]
         if drop:
             if pt > 7:
-                self.error(f"{line.strip()!r}: a {name} cannot be dropped", lineno, line)
-                self.skip_line = True
+                self.skip_rest(f"{line.strip()!r}: a {name} cannot be dropped", lineno, line)
                 return True
             code = to | (81 + pt) << 7
         else:

@@ -158,14 +158,14 @@ def memory_per_board(lib: Adapter) -> float:
     return (after - before) / len(sfens)
 
 
-def measure(lib: Adapter, repeat: int, full: bool, module: str) -> dict[str, float]:
-    """Every metric for one library."""
-    r: dict[str, float] = {}
+Workload = tuple[Callable[[], object], float, bool]  # (run once, units of work or scale, is a rate)
+
+
+def workloads(lib: Adapter, full: bool) -> dict[str, Workload]:
+    """What to time for one library: each metric's workload, its size, and whether it is a rate."""
     slow = lib.name == "python-shogi"  # about 200 times slower: smaller samples
     sfens = POSITIONS[:100] if slow else POSITIONS
     boards = [lib.board(s) for s in sfens]
-    rep = 3 if slow else repeat
-    r["legal lists/s"] = len(boards) / median_time(lambda: [lib.legal(b) for b in boards], rep)
     pairs = [(b, lib.legal(b)) for b in boards]
     count = sum(len(m) for _, m in pairs)
 
@@ -175,23 +175,23 @@ def measure(lib: Adapter, repeat: int, full: bool, module: str) -> dict[str, flo
                 lib.push(b, m)
                 lib.pop(b)
 
-    r["push+pop /s"] = count / median_time(push_pop, rep)
-    r["sfen parse+write /s"] = len(sfens) / median_time(lambda: [lib.sfen(lib.board(s)) for s in sfens], rep)
     start = lib.board(START)
+    loads: dict[str, Workload] = {
+        "legal lists/s": (lambda: [lib.legal(b) for b in boards], len(boards), True),
+        "push+pop /s": (push_pop, count, True),
+        "sfen parse+write /s": (lambda: [lib.sfen(lib.board(s)) for s in sfens], len(sfens), True),
+    }
     if slow and not full:
-        scale = 719_731 / 25_470
-        r["perft(4) bulk s"] = median_time(lambda: python_perft(lib, start, 3, True), 1) * scale
-        r["perft(4) no bulk s"] = median_time(lambda: python_perft(lib, start, 3, False), 1) * scale
+        scale = 719_731 / 25_470  # python-shogi's perft(3), scaled by the node ratio
+        loads["perft(4) bulk s"] = (lambda: python_perft(lib, start, 3, True), scale, False)
+        loads["perft(4) no bulk s"] = (lambda: python_perft(lib, start, 3, False), scale, False)
     else:
-        perft_rep = max(3, rep // 2)
         if isinstance(lib, Shogiban):
-            r["perft(4) bulk s"] = median_time(lambda: lib.perft_bulk(start, 4), perft_rep)
+            loads["perft(4) bulk s"] = (lambda: lib.perft_bulk(start, 4), 1, False)
         else:
-            r["perft(4) bulk s"] = median_time(lambda: python_perft(lib, start, 4, True), perft_rep)
-        r["perft(4) no bulk s"] = median_time(lambda: python_perft(lib, start, 4, False), 3)
-    r["import s"] = import_time(module, 5)
-    r["bytes/Board"] = memory_per_board(lib)
-    return r
+            loads["perft(4) bulk s"] = (lambda: python_perft(lib, start, 4, True), 1, False)
+        loads["perft(4) no bulk s"] = (lambda: python_perft(lib, start, 4, False), 1, False)
+    return loads
 
 
 def main() -> None:
@@ -206,9 +206,28 @@ def main() -> None:
         except ImportError:
             print(f"({cls.name} not installed: skipped)")
     modules = {"shogiban": "shogiban", "cshogi": "cshogi", "python-shogi": "shogi"}
+    loads = {lib.name: workloads(lib, args.full) for lib in libs}
+    samples: dict[str, dict[str, list[float]]] = {lib.name: {m: [] for m in loads[lib.name]} for lib in libs}
+    # Interleave the libraries within each repetition, so that a shared, noisy machine loads them
+    # alike; python-shogi is slow, so it gets three repetitions at most.
+    for rep in range(args.repeat):
+        for lib in libs:
+            if lib.name == "python-shogi" and rep >= 3:
+                continue
+            for metric, (run, _, _) in loads[lib.name].items():
+                gc.collect()
+                start = time.perf_counter()
+                run()
+                samples[lib.name][metric].append(time.perf_counter() - start)
     results: dict[str, dict[str, float]] = {}
     for lib in libs:
-        results[lib.name] = measure(lib, args.repeat, args.full, modules[lib.name])
+        r: dict[str, float] = {}
+        for metric, (_, units, is_rate) in loads[lib.name].items():
+            elapsed = statistics.median(samples[lib.name][metric])
+            r[metric] = units / elapsed if is_rate else elapsed * units
+        r["import s"] = import_time(modules[lib.name], 5)
+        r["bytes/Board"] = memory_per_board(lib)
+        results[lib.name] = r
     names = list(results)
     metrics = list(results[names[0]])
     print(f"{'metric':<22}" + "".join(f"{n:>16}" for n in names) + "".join(f"{'vs ' + n:>18}" for n in names[1:]))

@@ -1,9 +1,14 @@
-"""The optional C move generator (``shogiban._speedups``) against the pure-Python reference.
+"""The optional C accelerator (``shogiban._speedups``) against the pure-Python reference.
 
-Every comparison is of whole lists, order included: the engine, the tsume solver and the notation
-modules give order-dependent results, which must not depend on whether the extension was built.
-The reference is ``Position._py_legal_codes`` with the accelerator switched off (its pawn-drop-mate
-test calls ``_has_legal_move``, which would otherwise dispatch to C as well).
+Move generation: every comparison is of whole lists, order included: the engine, the tsume solver
+and the notation modules give order-dependent results, which must not depend on whether the
+extension was built.  The reference is ``Position._py_legal_codes`` with the accelerator switched
+off (its pawn-drop-mate test calls ``_has_legal_move`` and ``_push``, which would otherwise
+dispatch to C as well).
+
+Push/pop and SFEN: after every compiled push and pop the whole state (every attribute the engine,
+the solver and the rules read) equals, with the same Python types, what the Python methods
+produce; compiled SFEN set-up and writing give the same boards, strings and error messages.
 """
 
 from __future__ import annotations
@@ -20,9 +25,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shogiban import Board, Move, position
+from shogiban import Board, InvalidSfenError, Move, position
+from shogiban import board as board_module
+from shogiban import sfen as sfen_module
 from shogiban.handicaps import HANDICAPS
-from shogiban.move import move_usi
+from shogiban.move import MOVES, move_usi
+from shogiban.position import Position
 
 speedups = pytest.importorskip(
     "shogiban._speedups", reason="the C accelerator was not compiled (no C compiler at install time?)"
@@ -32,15 +40,32 @@ POSITIONS = Path(__file__).resolve().parents[1] / "benchmarks" / "positions.sfen
 PERFT_LIMIT = 2_000_000
 
 
+# Where the package switches between C and Python: (owner, attribute, the Python version).
+_SWITCHES = [
+    (position, "_c_legal_codes", None),
+    (position, "_c_has_legal_move", None),
+    (position, "_c_count_legal", None),
+    (Position, "_push", Position._py_push),
+    (Position, "_pop", Position._py_pop),
+    (Board, "push", board_module._py_push),
+    (Board, "pop", board_module._py_pop),
+    (board_module, "_c_set_sfen", None),
+    (sfen_module, "_c_parse_sfen", None),
+    (sfen_module, "_c_make_sfen", None),
+]
+
+
 @contextmanager
 def pure_python() -> Iterator[None]:
-    """Switch the dispatch in shogiban.position to the Python code for the duration."""
-    saved = position._c_legal_codes, position._c_has_legal_move, position._c_count_legal
-    position._c_legal_codes = position._c_has_legal_move = position._c_count_legal = None
+    """Switch every dispatch to the Python code for the duration."""
+    saved = [getattr(owner, name) for owner, name, _ in _SWITCHES]
+    for owner, name, python in _SWITCHES:
+        setattr(owner, name, python)
     try:
         yield
     finally:
-        position._c_legal_codes, position._c_has_legal_move, position._c_count_legal = saved
+        for (owner, name, _), value in zip(_SWITCHES, saved, strict=True):
+            setattr(owner, name, value)
 
 
 def reference(board: Board) -> list[int]:
@@ -76,16 +101,23 @@ def check_with_children(board: Board) -> int:
 def test_dispatch_follows_the_environment() -> None:
     forced = os.environ.get("SHOGIBAN_PURE_PYTHON", "") not in ("", "0")
     assert (position.SPEEDUPS is None) is forced
+    compiled = [getattr(owner, name) is not python for owner, name, python in _SWITCHES]
+    assert compiled == [not forced] * len(_SWITCHES)
     if not forced:
         assert Board()._legal_codes() == speedups.legal_codes(Board())
         assert position._c_legal_codes is speedups.legal_codes
+        assert type(Board.push).__name__ == "method_descriptor"
 
 
 def test_pure_python_variable_switches_it_off() -> None:
-    code = "import shogiban.position as p; print(p.SPEEDUPS is None, p._c_legal_codes is None)"
+    code = (
+        "import shogiban.board as b, shogiban.position as p, shogiban.sfen as s;"
+        "print(p.SPEEDUPS is None, p._c_legal_codes is None, p.Position._push is p.Position._py_push,"
+        " b.Board.pop is b._py_pop, b._c_set_sfen is None, s._c_make_sfen is None)"
+    )
     env = {**os.environ, "SHOGIBAN_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["True", "True"]
+    assert out.split() == ["True"] * 6
 
 
 def test_benchmark_positions() -> None:
@@ -288,3 +320,413 @@ def test_random_positions_without_kings(game: tuple[str, int, int], removed: tup
     for color in removed:
         board._remove(board._kings[color])
     check_with_children(Board(board.sfen(), lenient=True))
+
+
+# -- push and pop: the whole state, after every move ------------------------------------------
+
+State = tuple[object, ...]
+
+
+def state(board: Position) -> State:
+    """Every field push and pop change, as the engine and the solver read them."""
+    return (board._board, board._bb, board._occ, board._kings, board._hands, board._turn, board._stack,
+            board._hash, board._rep)
+
+
+def assert_same_state(fast: Position, ref: Position) -> None:
+    assert state(fast) == state(ref)
+    # Same Python types too: plain lists of ints, tuples on the stack, ints as keys and counts.
+    for value in (fast._board, fast._bb, fast._occ, fast._kings, *fast._hands, fast._hands, fast._stack):
+        assert type(value) is list
+    for value in (fast._board, fast._bb, fast._occ, fast._kings, *fast._hands, *fast._stack):
+        assert all(type(x) is int for x in value)
+    assert all(type(entry) is tuple for entry in fast._stack)
+    assert all(len(entry) == 3 for entry in fast._stack)
+    assert type(fast._turn) is int
+    assert type(fast._hash) is int
+    assert type(fast._rep) is dict
+    assert all(type(k) is int for k in fast._rep)
+    assert all(type(n) is int for n in fast._rep.values())
+    assert all(n > 0 for n in fast._rep.values())
+
+
+class Twins:
+    """The same game played by the compiled methods on one board and the Python ones on another."""
+
+    def __init__(self, sfen: str, lenient: bool = False) -> None:
+        self.fast = Board(sfen, lenient=lenient)
+        with pure_python():
+            self.ref = Board(sfen, lenient=lenient)
+        assert_same_state(self.fast, self.ref)
+        self.seen: set[str] = set()
+
+    def push(self, code: int, via_board: bool) -> None:
+        frm = code >> 7 & 127
+        if frm >= 81:
+            self.seen.add("drop")
+        else:
+            captured = self.fast._board[code & 127]
+            if captured:
+                self.seen.add("capture of a promoted piece" if captured & 15 > 8 else "capture")
+            if code >> 14:
+                self.seen.add("promotion")
+            if self.fast._board[frm] & 15 == 8:
+                self.seen.add("king move")
+        if via_board:
+            self.fast.push(MOVES[code])  # type: ignore[arg-type]
+            with pure_python():
+                self.ref.push(MOVES[code])  # type: ignore[arg-type]
+        else:
+            self.fast._push(code)
+            Position._py_push(self.ref, code)
+        if self.fast._rep[self.fast._hash] > 1:
+            self.seen.add("repetition")
+        assert_same_state(self.fast, self.ref)
+
+    def pop(self, via_board: bool) -> None:
+        if via_board:
+            got = self.fast.pop()
+            with pure_python():
+                expected = self.ref.pop()
+        else:
+            got, expected = MOVES[self.fast._pop()], MOVES[Position._py_pop(self.ref)]
+        assert got is expected
+        assert_same_state(self.fast, self.ref)
+
+    def null_move(self) -> None:
+        """What the engine's null-move search does to the fields between pushes."""
+        for board in (self.fast, self.ref):
+            board._turn ^= 1
+            board._hash ^= position._Z_WHITE
+        self.seen.add("null move")
+
+    def random_push(self, rng: random.Random, capture_bias: float) -> bool:
+        with pure_python():
+            codes = self.ref._legal_codes()
+        assert self.fast._legal_codes() == codes
+        codes = [c for c in codes if c >> 7 & 127 >= 81 or self.fast._board[c & 127] & 15 != 8]
+        if not codes:
+            return False
+        captures = [c for c in codes if c >> 7 & 127 < 81 and self.fast._board[c & 127]]
+        self.push(rng.choice(captures if captures and rng.random() < capture_bias else codes), rng.random() < 0.5)
+        return True
+
+    def walk(self, rng: random.Random, plies: int, capture_bias: float = 0.6) -> None:
+        """A random game with take-backs, null-move searches and both APIs, checked after every step."""
+        for _ in range(plies):
+            roll = rng.random()
+            if roll < 0.2 and self.fast._stack:
+                self.pop(rng.random() < 0.5)
+            elif roll < 0.25:
+                # As the engine does: pass, search a few moves deep, take them back, pass back.
+                self.null_move()
+                pushed = sum(self.random_push(rng, capture_bias) for _ in range(rng.randint(1, 3)))
+                for _ in range(pushed):
+                    self.pop(rng.random() < 0.5)
+                self.null_move()
+            elif not self.random_push(rng, capture_bias):
+                break
+        while self.fast._stack and rng.random() < 0.9:
+            self.pop(rng.random() < 0.5)
+
+
+@pytest.mark.parametrize("handicap", HANDICAPS, ids=lambda h: h.english)
+def test_push_pop_state_from_every_handicap_start(handicap: object) -> None:
+    seen: set[str] = set()
+    for seed in range(4):
+        twins = Twins(handicap.sfen)  # type: ignore[attr-defined]
+        twins.walk(random.Random(seed), 160)
+        seen |= twins.seen
+    assert {"drop", "capture", "promotion", "king move", "null move"} <= seen
+
+
+def test_push_pop_state_covers_every_kind_of_move() -> None:
+    seen: set[str] = set()
+    for seed in range(30):
+        twins = Twins(HANDICAPS[seed % len(HANDICAPS)].sfen)
+        twins.walk(random.Random(seed), 250, capture_bias=0.9)
+        seen |= twins.seen
+    assert seen >= {"drop", "capture", "capture of a promoted piece", "promotion", "king move", "null move"}
+
+
+def test_repetitions_count_up_and_entries_go_at_zero() -> None:
+    twins = Twins(Board().sfen())
+    shuffle = [Move.from_usi(u).code for u in ("5i4h", "5a4b", "4h5i", "4b5a")]
+    for _ in range(3):
+        for code in shuffle:
+            twins.push(code, via_board=True)
+    assert twins.fast._rep[twins.fast._hash] == 4
+    while twins.fast._stack:
+        twins.pop(via_board=False)
+    assert twins.fast._rep == {twins.fast._hash: 1}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lenient_positions(), st.integers(0, 2**32 - 1))
+def test_push_pop_state_in_lenient_positions(board: Board, seed: int) -> None:
+    """Several kings, none, dead pieces, big hands: the same state after every step."""
+    twins = Twins(board.sfen(), lenient=True)
+    twins.walk(random.Random(seed), 40)
+
+
+def test_board_pop_withdraws_a_recorded_ending_first() -> None:
+    for tournament_move in ("5a5b", "7g7f"):  # an illegal move, then a legal one (no ending)
+        fast = Board(tournament=True)
+        fast.push_usi("7g7f")
+        with pure_python():
+            ref = Board(tournament=True)
+            ref.push_usi("7g7f")
+        for board in (fast, ref):
+            board.push_legal(Move.from_usi(tournament_move))
+        got = fast.pop()
+        with pure_python():
+            expected = ref.pop()
+        assert got is expected
+        assert_same_state(fast, ref)
+        assert fast.outcome() == ref.outcome()
+    board = Board("4k4/9/9/9/9/9/9/9/4K4 b - 1")
+    with pytest.raises(IndexError):
+        board.pop()
+
+
+def test_push_rejects_what_python_cannot_play_without_changing_anything() -> None:
+    """Where the Python method fails half-way (a king taken, a bad code), C fails before changing
+    anything, with the same exception type."""
+    if position.SPEEDUPS is None:
+        pytest.skip("SHOGIBAN_PURE_PYTHON is set: the Python _push is the one in use")
+    board = Board("Pk7/9/9/9/9/9/9/9/KK7 b - 1", lenient=True)
+    before = [x.copy() if isinstance(x, list | dict) else x for x in state(board)]
+    for code in (1 | 9 << 7, Move.from_usi("9a8a").code, 81 | 9 << 7):
+        with pytest.raises(IndexError):
+            board._push(code)
+        with pure_python(), pytest.raises(IndexError):
+            board.copy()._push(code)
+    assert list(state(board)) == before
+    with pytest.raises(TypeError):
+        board._push("7g7f")  # type: ignore[arg-type]
+    board._turn = 2
+    with pytest.raises(ValueError, match="_turn"):
+        board._push(Move.from_usi("1i1h").code)
+
+
+# -- SFEN: set-up and writing -------------------------------------------------------------------
+
+
+def outcome(sfen: object, lenient: bool) -> tuple[object, ...]:
+    """What Board(sfen) gives: its whole state and SFEN, or the error and its message."""
+    try:
+        board = Board(sfen, lenient=lenient)  # type: ignore[arg-type]
+    except InvalidSfenError as exc:
+        return ("error", str(exc))
+    return ("ok", state(board), board._start_number, board._start_sfen, board._ending, board.sfen(),
+            board.sfen(move_number=False), board.starting_sfen)
+
+
+def assert_sfen_agrees(sfen: object, lenient: bool = False) -> tuple[object, ...]:
+    got = outcome(sfen, lenient)
+    with pure_python():
+        expected = outcome(sfen, lenient)
+    assert got == expected, sfen
+    if got[0] == "ok":
+        board = Board(sfen, lenient=lenient)  # type: ignore[arg-type]
+        assert_same_state(board, board)  # the Python types of the compiled set-up
+    fields = speedups.parse_sfen(sfen)
+    if fields is not None:  # the fast path agrees with the Python reader wherever it answers
+        assert sfen_module.SfenParts(*fields) == sfen_module._py_parse_sfen(sfen)  # type: ignore[arg-type]
+    return got
+
+
+def test_sfen_benchmark_positions_take_the_fast_path() -> None:
+    sfens = [line for line in POSITIONS.read_text().splitlines() if line]
+    for sfen in sfens:
+        assert speedups.parse_sfen(sfen) is not None
+        assert assert_sfen_agrees(sfen)[0] == "ok"
+        board = Board(sfen)
+        assert speedups.make_sfen(board._board, board._turn, board._hands, 7) == sfen_module._py_make_sfen(
+            board._board, board._turn, board._hands, 7)
+
+
+def test_sfen_perft_positions(shared_data: Path) -> None:
+    sfens = sorted({sfen for sfen, _, _ in _perft_rows(shared_data)})
+    results = [assert_sfen_agrees(sfen, lenient) for sfen in sfens for lenient in (False, True)]
+    assert sum(r[0] == "ok" for r in results) > 300
+
+
+@pytest.mark.parametrize(
+    "sfen",
+    [
+        "4k4/9/9/9/9/9/9/9/4K4 b pPpPgSb 1",  # repeated letters, any order
+        "4k4/9/9/9/9/9/9/9/4K4 b 10p8P 1",  # 2-digit counts
+        "4k4/9/9/9/9/9/9/9/4K4 b 0P2p 1",  # a zero count
+        "4k4/9/9/9/9/9/9/9/4K4 b 02P 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b 81p 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b 82p 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b 50p40p 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b 99999999999999999999p 1",
+        "4k4/9/9/9/9/9/9/9/4K4 w -",  # missing move number
+        "4k4/9/9/9/9/9/9/9/4K4 b - 0",
+        "4k4/9/9/9/9/9/9/9/4K4 b - 007",
+        "4k4/9/9/9/9/9/9/9/4K4 b - 123456789012345678",
+        "4k4/9/9/9/9/9/9/9/4K4 b - 1234567890123456789012",
+        "4k4/9/9/9/9/9/9/9/4K4 b - -1",
+        "4k4/9/9/9/9/9/9/9/4K4 b - ١",  # an Arabic-Indic digit: str.isdigit() says yes
+        "  4k4/9/9/9/9/9/9/9/4K4   b  -   7 ",
+        "\t4k4/9/9/9/9/9/9/9/4K4 b - 7\n",
+        "4k4/9/9/9/9/9/9/9/4K4\tb - 7",
+        "4k4/9/9/9/9/9/9/9/4K4\x1fb - 7",
+        "4k4/9/9/9/9/9/9/9/4K4_b_-_3",
+        "4k4/9/9/9/9/9/9/9/4K4 b _ 3",
+        "sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1",
+        "sfen",
+        "startpos",
+        "sfen startpos",
+        "",
+        "   ",
+        "4k4/9/9/9/9/9/9/9/4K4 b - 1 extra",
+        "4k4/9/9/9/9/9/9/9/4K4 b",
+        "4k4/9/9/9/9/9/9/9 b - 1",
+        "4k4/9/9/9/9/9/9/9/4K4/ b - 1",
+        "4k4/9/9/9/9/9/9/9/4K4/9 b - 1",
+        "/4k4/9/9/9/9/9/9/9/4K4 b - 1",
+        "4k4/9/9/9/9/9/9/9/4K5 b - 1",
+        "4k4/9/9/9/9/9/9/9/4K3 b - 1",
+        "4k4/9/9/9/9/9/9/9/44K1 b - 1",
+        "4k4/9/9/9/9/9/9/9/0K8 b - 1",
+        "4k4/9/9/9/9/9/9/9/4X4 b - 1",
+        "4k4/9/9/9/9/9/9/9/3+GK4 b - 1",
+        "4k4/9/9/9/9/9/9/9/3+kK4 b - 1",
+        "4k4/9/9/9/9/9/9/9/3++PK3 b - 1",
+        "4k4/9/9/9/9/9/9/9/3+1K4 b - 1",
+        "4k4/9/9/9/9/9/9/9/4K3+ b - 1",
+        "4k4/9/9/9/9/9/9/+p8/4K4 b - 1",
+        "4k4/9/9/9/9/9/9/9/4K4 x - 1",
+        "4k4/9/9/9/9/9/9/9/4K4 bw - 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b K 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b 3 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b -P 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b +P 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b - x",
+        "4k4/9/9/9/9/9/9/9/4K4 b - 1.0",
+        "4k4/9/9/9/9/9/9/9/4ｋ4 b - 1",  # a full-width letter
+        "4k4/9/9/9/9/9/9/9/3KK4 b - 1",  # impossible: two kings, nifu, dead pieces, counts, check
+        "4k4/9/9/9/9/9/4P4/4P4/4K4 b - 1",
+        "P3k4/9/9/9/9/9/9/9/4K4 b - 1",
+        "4k4/9/9/9/9/9/9/9/N3K4 w - 1",
+        "4k4/9/9/9/9/9/9/n8/4K4 b - 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b 3R 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b 19P 1",
+        "4k4/9/9/9/9/9/9/9/R3K4 b - 1",
+        "4k4/9/9/9/9/9/9/9/R3K4 w - 1",
+        "9/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1",
+        "kkkkkkkkk/9/9/9/9/9/9/9/KKKKKKKKK w 81p 5",
+    ],
+)
+def test_odd_sfens(sfen: str) -> None:
+    for lenient in (False, True):
+        assert_sfen_agrees(sfen, lenient)
+
+
+def test_non_strings() -> None:
+    for value in (None, 1, b"4k4/9/9/9/9/9/9/9/4K4 b - 1", ["4k4/9/9/9/9/9/9/9/4K4", "b", "-"]):
+        assert speedups.parse_sfen(value) is None
+        if value is not None:
+            assert assert_sfen_agrees(value)[0] == "error"
+
+
+def test_failed_set_sfen_leaves_the_board_as_it_was() -> None:
+    board = Board()
+    board.push_usi("7g7f")
+    before = state(board)
+    for bad in ("4k4/9/9/9/9/9/9/9/3KK4 b - 1", "4k4/9/9 b - 1"):
+        with pytest.raises(InvalidSfenError):
+            board.set_sfen(bad)
+        assert state(board) == before
+
+
+_SFEN_CHARS = "PLNSBRGKplnsbrgk+0123456789/ -_bw\t"
+
+
+@st.composite
+def mangled_sfens(draw: st.DrawFn) -> str:
+    """A valid SFEN with a few characters changed, inserted or removed."""
+    text = draw(st.sampled_from([h.sfen for h in HANDICAPS] + _SAMPLE_SFENS))
+    for _ in range(draw(st.integers(0, 3))):
+        i = draw(st.integers(0, len(text)))
+        kind = draw(st.sampled_from(["insert", "replace", "delete"]))
+        ch = draw(st.sampled_from(_SFEN_CHARS))
+        if kind == "insert":
+            text = text[:i] + ch + text[i:]
+        elif kind == "replace":
+            text = text[:i] + ch + text[i + 1:]
+        else:
+            text = text[:i] + text[i + 1:]
+    return text
+
+
+_SAMPLE_SFENS = [line for line in POSITIONS.read_text().splitlines() if line][:50]
+
+
+@settings(max_examples=600, deadline=None)
+@given(mangled_sfens(), st.booleans())
+def test_mangled_sfens_agree(sfen: str, lenient: bool) -> None:
+    assert_sfen_agrees(sfen, lenient)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lenient_positions())
+def test_generated_positions_set_up_and_write_the_same(board: Board) -> None:
+    sfen = board.sfen()
+    for lenient in (False, True):
+        assert_sfen_agrees(sfen, lenient)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(playouts())
+def test_played_positions_set_up_and_write_the_same(game: tuple[str, int, int]) -> None:
+    start, plies, seed = game
+    rng = random.Random(seed)
+    board = Board(start)
+    for _ in range(plies):
+        codes = board._legal_codes()
+        if not codes:
+            break
+        board._push(rng.choice(codes))
+        if rng.random() < 0.1:
+            assert assert_sfen_agrees(board.sfen())[0] == "ok"
+    assert assert_sfen_agrees(board.sfen())[0] == "ok"
+
+
+def _make_outcome(*args: object) -> object:
+    try:
+        return sfen_module.make_sfen(*args)  # type: ignore[arg-type]
+    except (KeyError, IndexError, TypeError) as exc:
+        return type(exc)
+
+
+@pytest.mark.parametrize(
+    ("board", "turn", "hands", "number"),
+    [
+        ([0] * 81, 0, [[0] * 8, [0] * 8], 1),
+        ([0] * 81, 1, [[0] * 8, [0] * 8], None),
+        (tuple(range(1, 15)) * 5 + (17, 18, 19, 20, 21, 22, 30, 24, 0, 0, 0), True, ((0,) * 8, (0,) * 8), 10**30),
+        ([9, 10, 11, 12, 13, 14, 25, 26, 27] * 9, 0, [[0, 1, 2, 3, 4, 5, 6, 7], [0, 10, 0, 0, 0, 0, 0, 99]], 0),
+        ([0] * 80 + [15], 0, [[0] * 8, [0] * 8], 1),  # code 15: the Python writer's "+G"
+        ([0] * 80 + [16], 0, [[0] * 8, [0] * 8], 1),  # no piece type: KeyError
+        ([0] * 80 + [40], 0, [[0] * 8, [0] * 8], 1),
+        ([0] * 80 + [-3], 0, [[0] * 8, [0] * 8], 1),
+        ([0] * 80 + [True], 0, [[0] * 8, [0] * 8], 1),
+        ([0] * 82, 0, [[0] * 8, [0] * 8], 1),
+        ([0] * 80, 0, [[0] * 8, [0] * 8], 1),
+        ([0] * 81, -1, [[0] * 8, [0] * 8], 1),
+        ([0] * 81, 2, [[0] * 8, [0] * 8], 1),
+        ([0] * 81, 0, [[0] * 8, [0, 0, 0, 0, 0, 0, 0, -2]], 1),
+        ([0] * 81, 0, [[0] * 8, [0, True, 0, 0, 0, 0, 0, 0]], 1),
+        ([0] * 81, 0, [[0] * 8, [0] * 8], True),
+        ([0] * 81, 0, [[0] * 8, [0] * 8], -5),
+        ([0] * 81, 0, [[0] * 8, [0] * 7], 1),
+    ],
+)
+def test_make_sfen_agrees_on_odd_input(board: object, turn: object, hands: object, number: object) -> None:
+    got = _make_outcome(board, turn, hands, number)
+    with pure_python():
+        assert _make_outcome(board, turn, hands, number) == got

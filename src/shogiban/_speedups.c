@@ -24,6 +24,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h> /* PyMemberDef (Python 3.11) */
 
 #include <stdint.h>
 #include <string.h>
@@ -674,6 +675,1186 @@ done:
     return result;
 }
 
+/* -- Python ints and lists ------------------------------------------------------------------- */
+
+#if defined(__GNUC__) || defined(__clang__)
+static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+#else
+static inline int popcount64(uint64_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+#endif
+
+static inline int bb_count(BB a) { return popcount64(a.lo) + popcount64(a.hi); }
+
+/* The 81-bit bitboard as the Python int the pure-Python code uses (bit i = square i). */
+static PyObject *bb_to_long(BB a)
+{
+    unsigned char bytes[16];
+    uint64_t low = a.lo | a.hi << 63, high = a.hi >> 1;
+    int i;
+    if (!a.hi)
+        return PyLong_FromUnsignedLongLong(a.lo);
+    for (i = 0; i < 8; i++) {
+        bytes[i] = (unsigned char)(low >> (8 * i));
+        bytes[8 + i] = (unsigned char)(high >> (8 * i));
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(bytes, 16, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray(bytes, 16, 1, 0);
+#endif
+}
+
+/* A list of ints from C values (NULL with an exception on failure). */
+static PyObject *int_list(const long *values, Py_ssize_t n)
+{
+    PyObject *list = PyList_New(n);
+    Py_ssize_t i;
+    if (list == NULL)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        PyObject *item = PyLong_FromLong(values[i]);
+        if (item == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
+/* Python's rule for an index into a sequence of `size` items: negative counts from the end. */
+static int py_index(long long i, Py_ssize_t size, Py_ssize_t *out)
+{
+    if (i < 0)
+        i += size;
+    if (i < 0 || i >= size) {
+        PyErr_SetString(PyExc_IndexError, "list index out of range");
+        return -1;
+    }
+    *out = (Py_ssize_t)i;
+    return 0;
+}
+
+/* -- the live state of a Position: slots read and written in place ---------------------------
+ *
+ * Position._push and _pop (and Board.push / Board.pop) change the Python objects exactly as the
+ * Python methods do, because the engine, the tsume solver and the rules read those attributes
+ * directly.  The slots are reached at their offsets, which bind_position takes once from the
+ * member descriptors that __slots__ creates (this is what CPython's own slot access does, without
+ * an attribute lookup per field).  Every index is checked before anything changes: where the
+ * Python method would fail half-way (a king captured, an index out of range) this one raises
+ * the same exception type before touching the state.  Values are required to be exact ints, so no
+ * Python code can run (and change the lists) while an update is in progress.
+ */
+
+enum { S_BOARD, S_BB, S_OCC, S_KINGS, S_HANDS, S_TURN, S_STACK, S_HASH, S_REP, S_COUNT };
+static const char *const SLOT_NAMES[S_COUNT] = {"_board", "_bb",    "_occ",  "_kings", "_hands",
+                                                "_turn",  "_stack", "_hash", "_rep"};
+static Py_ssize_t slot_offset[S_COUNT];
+static Py_ssize_t ending_offset;     /* Board._ending */
+static PyTypeObject *position_type;  /* set by bind_position */
+static PyObject *moves_table;        /* shogiban.move.MOVES, set by bind_board */
+static PyObject *board_pop_fallback; /* the Python Board.pop, for a recorded game end */
+static PyTypeObject *move_type;      /* shogiban.move.Move, and the offset of its code slot */
+static Py_ssize_t code_offset;
+static PyObject *str_code;
+
+#define ZOBRIST_HAND 82 /* counts 0..zobrist.MAX_HAND */
+static uint64_t Z_SQ[32][81];
+static uint64_t Z_HAND[2][8][ZOBRIST_HAND];
+static uint64_t Z_WHITE;
+static PyObject *BIT_OBJ[81];       /* 1 << sq as Python ints */
+static PyObject *PAIR_OBJ[81 * 81]; /* BIT[a] | BIT[b], made on first use */
+
+#define SLOT_PTR(obj, offset) ((PyObject **)((char *)(obj) + (offset)))
+
+/* The value of slot `i` (borrowed), or NULL with AttributeError when it was never set. */
+static inline PyObject *slot(PyObject *obj, int i)
+{
+    PyObject *value = *SLOT_PTR(obj, slot_offset[i]);
+    if (value == NULL)
+        PyErr_Format(PyExc_AttributeError, "'%.100s' object has no attribute '%s'", Py_TYPE(obj)->tp_name,
+                     SLOT_NAMES[i]);
+    return value;
+}
+
+/* Store `value` (a new reference, stolen) in the slot at `offset`. */
+static inline void set_slot(PyObject *obj, Py_ssize_t offset, PyObject *value)
+{
+    PyObject **p = SLOT_PTR(obj, offset);
+    PyObject *old = *p;
+    *p = value;
+    Py_XDECREF(old);
+}
+
+static PyObject *pair_bits(int a, int b)
+{
+    PyObject **cell = &PAIR_OBJ[a * 81 + b];
+    if (*cell == NULL)
+        *cell = PyNumber_Or(BIT_OBJ[a], BIT_OBJ[b]); /* the table keeps this reference */
+    return *cell;
+}
+
+/* The repetition counts _rep are keyed by Zobrist keys (ints in 0 .. 2**64 - 1).  Up to Python 3.12
+ * the dict calls take the key's hash, computed here as int's hash is (the value modulo the
+ * Mersenne prime 2**_PyHASH_BITS - 1), instead of hashing the same int twice per update. */
+#if PY_VERSION_HEX < 0x030D0000
+static inline Py_hash_t key_hash(uint64_t key)
+{
+    const uint64_t modulus = ((uint64_t)1 << _PyHASH_BITS) - 1;
+    while (key > modulus)
+        key = (key & modulus) + (key >> _PyHASH_BITS);
+    return (Py_hash_t)(key == modulus ? 0 : key);
+}
+#define REP_GET(rep, obj, key) _PyDict_GetItem_KnownHash(rep, obj, key_hash(key))
+#define REP_SET(rep, obj, key, value) _PyDict_SetItem_KnownHash(rep, obj, value, key_hash(key))
+#define REP_DEL(rep, obj, key) _PyDict_DelItem_KnownHash(rep, obj, key_hash(key))
+#else
+#define REP_GET(rep, obj, key) PyDict_GetItemWithError(rep, obj)
+#define REP_SET(rep, obj, key, value) PyDict_SetItem(rep, obj, value)
+#define REP_DEL(rep, obj, key) PyDict_DelItem(rep, obj)
+#endif
+
+typedef struct {
+    PyObject *board, *bb, *occ, *kings, *hands, *stack, *rep, *hash; /* borrowed */
+    int turn;
+    uint64_t key;
+} Live;
+
+/* A Zobrist key (an int in 0 .. 2**64 - 1) as a C integer; -1 with OverflowError outside.
+ * (PyLong_AsUnsignedLongLong goes through a generic byte conversion in 3.11 and 3.12.) */
+static inline int read_key(PyObject *obj, uint64_t *out)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t need = PyLong_AsNativeBytes(obj, out, 8,
+                                           Py_ASNATIVEBYTES_NATIVE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER
+                                               | Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (need < 0)
+        return -1;
+    if (need > 8) {
+        PyErr_SetString(PyExc_OverflowError, "position _hash does not fit in 64 bits");
+        return -1;
+    }
+    return 0;
+#else
+    if (_PyLong_Sign(obj) < 0 || _PyLong_NumBits(obj) > 64) {
+        PyErr_SetString(PyExc_OverflowError, "position _hash must be an int in 0 .. 2**64 - 1");
+        return -1;
+    }
+    *out = PyLong_AsUnsignedLongLongMask(obj);
+    return 0;
+#endif
+}
+
+static int check_list(PyObject *value, Py_ssize_t size, int i)
+{
+    if (PyList_CheckExact(value) && (size < 0 || PyList_GET_SIZE(value) == size))
+        return 0;
+    PyErr_Format(PyExc_TypeError, "position %s must be a list of %zd items, not %.100s", SLOT_NAMES[i], size,
+                 Py_TYPE(value)->tp_name);
+    return -1;
+}
+
+/* Why live_load refused the position: the exception for its first bad field. */
+static int live_error(PyObject *self)
+{
+    static const Py_ssize_t sizes[S_COUNT] = {81, 32, 2, 2, 2, 0, -1, 0, 0};
+    PyObject *value;
+    int i;
+    for (i = 0; i < S_COUNT; i++) {
+        if ((value = slot(self, i)) == NULL)
+            return -1;
+        if (i <= S_STACK && i != S_TURN && check_list(value, sizes[i], i) < 0)
+            return -1;
+        if (i == S_REP && !PyDict_CheckExact(value)) {
+            PyErr_Format(PyExc_TypeError, "position _rep must be a dict, not %.100s", Py_TYPE(value)->tp_name);
+            return -1;
+        }
+        if ((i == S_HASH || i == S_TURN) && !PyLong_CheckExact(value)) {
+            PyErr_Format(PyExc_TypeError, "position %s must be an int, not %.100s", SLOT_NAMES[i],
+                         Py_TYPE(value)->tp_name);
+            return -1;
+        }
+    }
+    PyErr_SetString(PyExc_ValueError, "position _turn must be 0 or 1");
+    return -1;
+}
+
+#define LIST_OF(obj, size) ((obj) != NULL && PyList_CheckExact(obj) && PyList_GET_SIZE(obj) == (size))
+
+/* The fields of `self` (borrowed), checked to have the types and sizes the Python code gives them. */
+static inline int live_load(PyObject *self, Live *s)
+{
+    PyObject *turn = *SLOT_PTR(self, slot_offset[S_TURN]);
+    s->board = *SLOT_PTR(self, slot_offset[S_BOARD]);
+    s->bb = *SLOT_PTR(self, slot_offset[S_BB]);
+    s->occ = *SLOT_PTR(self, slot_offset[S_OCC]);
+    s->kings = *SLOT_PTR(self, slot_offset[S_KINGS]);
+    s->hands = *SLOT_PTR(self, slot_offset[S_HANDS]);
+    s->stack = *SLOT_PTR(self, slot_offset[S_STACK]);
+    s->hash = *SLOT_PTR(self, slot_offset[S_HASH]);
+    s->rep = *SLOT_PTR(self, slot_offset[S_REP]);
+    if (!(LIST_OF(s->board, 81) && LIST_OF(s->bb, 32) && LIST_OF(s->occ, 2) && LIST_OF(s->kings, 2)
+          && LIST_OF(s->hands, 2) && s->stack != NULL && PyList_CheckExact(s->stack) && s->rep != NULL
+          && PyDict_CheckExact(s->rep) && s->hash != NULL && PyLong_CheckExact(s->hash) && turn != NULL
+          && PyLong_CheckExact(turn)))
+        return live_error(self);
+    s->turn = (int)PyLong_AsLong(turn);
+    if (s->turn != 0 && s->turn != 1)
+        return live_error(self);
+    return read_key(s->hash, &s->key);
+}
+
+/* An int item of a list whose size is known; -1 with TypeError for anything but an exact int. */
+static inline int int_at(PyObject *list, Py_ssize_t i, long *out)
+{
+    PyObject *item = PyList_GET_ITEM(list, i);
+    if (!PyLong_CheckExact(item)) {
+        PyErr_Format(PyExc_TypeError, "position state holds a %.100s where an int belongs", Py_TYPE(item)->tp_name);
+        return -1;
+    }
+    *out = PyLong_AsLong(item);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* A hand list of the position (a list of 8 counts). */
+static PyObject *hand_of(const Live *s, int color)
+{
+    PyObject *hand = PyList_GET_ITEM(s->hands, color);
+    if (check_list(hand, 8, S_HANDS) < 0)
+        return NULL;
+    return hand;
+}
+
+static inline int set_int(PyObject *list, Py_ssize_t i, long value)
+{
+    PyObject *item = PyLong_FromLong(value);
+    if (item == NULL)
+        return -1;
+    return PyList_SetItem(list, i, item);
+}
+
+/* list[i] |= bits (or ^= bits). */
+static inline int apply_bits(PyObject *list, Py_ssize_t i, PyObject *bits, int use_or)
+{
+    PyObject *old = PyList_GET_ITEM(list, i), *value;
+    if (!PyLong_CheckExact(old)) {
+        PyErr_SetString(PyExc_TypeError, "position bitboards must be ints");
+        return -1;
+    }
+    /* Both are exact ints: int's own slots, without the generic dispatch. */
+    value = use_or ? PyLong_Type.tp_as_number->nb_or(old, bits) : PyLong_Type.tp_as_number->nb_xor(old, bits);
+    if (value == NULL)
+        return -1;
+    PyList_SET_ITEM(list, i, value);
+    Py_DECREF(old);
+    return 0;
+}
+
+#define OR 1
+#define XOR 0
+
+/* The captured piece's type as it goes to the hand (Python: captured & 7 if captured & 15 > 8
+ * else captured & 15). */
+static inline long hand_type(long captured) { return (captured & 15) > 8 ? captured & 7 : captured & 15; }
+
+/* Position._push. */
+static PyObject *push_code(PyObject *self, PyObject *code_obj)
+{
+    Live s;
+    long long code;
+    int to, frm, color, promote;
+    long piece, captured = 0, n, moved;
+    Py_ssize_t ipiece, inew, icap = 0, ipt = 0, zn = 0, zm = 0;
+    PyObject *hand = NULL, *entry, *key, *count, *value;
+    uint64_t h;
+
+    code = PyLong_AsLongLong(code_obj);
+    if (code == -1 && PyErr_Occurred())
+        return NULL;
+    if (live_load(self, &s) < 0)
+        return NULL;
+    to = (int)(code & 127);
+    frm = (int)(code >> 7 & 127);
+    promote = (code >> 14) != 0;
+    color = s.turn;
+    h = s.key;
+    if (to >= 81)
+        return PyErr_Format(PyExc_IndexError, "tuple index out of range");
+    if (frm >= 81) {
+        /* A drop: every check first, then the changes, in the Python method's order. */
+        if (py_index(frm - 81, 8, &ipt) < 0 || (hand = hand_of(&s, color)) == NULL || int_at(hand, ipt, &n) < 0
+            || py_index(n, ZOBRIST_HAND, &zn) < 0 || py_index((long long)n - 1, ZOBRIST_HAND, &zm) < 0)
+            return NULL;
+        piece = (long)ipt | color << 4;
+        if (set_int(s.board, to, piece) < 0 || apply_bits(s.bb, piece, BIT_OBJ[to], OR) < 0
+            || apply_bits(s.occ, color, BIT_OBJ[to], OR) < 0 || set_int(hand, ipt, n - 1) < 0)
+            return NULL;
+        h ^= Z_SQ[piece][to] ^ Z_HAND[color][ipt][zn] ^ Z_HAND[color][ipt][zm];
+    } else {
+        if (int_at(s.board, frm, &piece) < 0 || int_at(s.board, to, &captured) < 0
+            || py_index(piece, 32, &ipiece) < 0)
+            return NULL;
+        moved = promote ? piece + 8 : piece;
+        if (py_index(moved, 32, &inew) < 0)
+            return NULL;
+        if (captured) {
+            if (py_index(captured, 32, &icap) < 0 || (hand = hand_of(&s, color)) == NULL
+                || py_index(hand_type(captured), 8, &ipt) < 0 || int_at(hand, ipt, &n) < 0
+                || py_index(n, ZOBRIST_HAND, &zn) < 0 || py_index((long long)n + 1, ZOBRIST_HAND, &zm) < 0)
+                return NULL;
+            if (apply_bits(s.bb, icap, BIT_OBJ[to], XOR) < 0 || apply_bits(s.occ, color ^ 1, BIT_OBJ[to], XOR) < 0
+                || set_int(hand, ipt, n + 1) < 0)
+                return NULL;
+            h ^= Z_SQ[icap][to] ^ Z_HAND[color][ipt][zn] ^ Z_HAND[color][ipt][zm];
+        }
+        if (set_int(s.board, frm, 0) < 0 || set_int(s.board, to, moved) < 0
+            || apply_bits(s.bb, ipiece, BIT_OBJ[frm], XOR) < 0 || apply_bits(s.bb, inew, BIT_OBJ[to], OR) < 0)
+            return NULL;
+        value = pair_bits(frm, to);
+        if (value == NULL || apply_bits(s.occ, color, value, XOR) < 0)
+            return NULL;
+        h ^= Z_SQ[ipiece][frm] ^ Z_SQ[inew][to];
+        if ((piece & 15) == 8 && set_int(s.kings, color, to) < 0)
+            return NULL;
+    }
+    /* self._stack.append((code, captured, self._hash)) */
+    entry = PyTuple_New(3);
+    if (entry == NULL)
+        return NULL;
+    Py_INCREF(code_obj);
+    PyTuple_SET_ITEM(entry, 0, code_obj);
+    value = PyLong_FromLong(captured);
+    if (value == NULL) {
+        Py_DECREF(entry);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(entry, 1, value);
+    Py_INCREF(s.hash);
+    PyTuple_SET_ITEM(entry, 2, s.hash);
+    if (PyList_Append(s.stack, entry) < 0) {
+        Py_DECREF(entry);
+        return NULL;
+    }
+    Py_DECREF(entry);
+    h ^= Z_WHITE;
+    key = PyLong_FromUnsignedLongLong(h);
+    value = PyLong_FromLong(color ^ 1);
+    if (key == NULL || value == NULL) {
+        Py_XDECREF(key);
+        Py_XDECREF(value);
+        return NULL;
+    }
+    set_slot(self, slot_offset[S_HASH], key); /* the slot owns key; s.hash lives on in the entry */
+    set_slot(self, slot_offset[S_TURN], value);
+    /* rep[h] = rep.get(h, 0) + 1 */
+    count = REP_GET(s.rep, key, h);
+    n = 0;
+    if (count == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+    } else if (!PyLong_CheckExact(count) || ((n = PyLong_AsLong(count)) == -1 && PyErr_Occurred())) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "position _rep counts must be ints");
+        return NULL;
+    }
+    value = PyLong_FromLong(n + 1);
+    if (value == NULL || REP_SET(s.rep, key, h, value) < 0) {
+        Py_XDECREF(value);
+        return NULL;
+    }
+    Py_DECREF(value);
+    Py_RETURN_NONE;
+}
+
+/* Position._pop: returns the code (a new reference). */
+static PyObject *pop_code(PyObject *self)
+{
+    Live s;
+    Py_ssize_t size, ipiece, iold = 0, icap = 0, ipt = 0;
+    PyObject *entry, *code_obj, *captured_obj, *prev, *count, *hand = NULL, *value;
+    long long code;
+    long captured, piece, old = 0, n = 0, left;
+    int to, frm, color, promote;
+
+    if (live_load(self, &s) < 0)
+        return NULL;
+    size = PyList_GET_SIZE(s.stack);
+    if (size == 0) {
+        PyErr_SetString(PyExc_IndexError, "pop from empty list");
+        return NULL;
+    }
+    entry = PyList_GET_ITEM(s.stack, size - 1);
+    if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 3) {
+        PyErr_SetString(PyExc_TypeError, "position _stack entries must be (code, captured, key) tuples");
+        return NULL;
+    }
+    code_obj = PyTuple_GET_ITEM(entry, 0);
+    captured_obj = PyTuple_GET_ITEM(entry, 1);
+    prev = PyTuple_GET_ITEM(entry, 2);
+    if (!PyLong_CheckExact(code_obj) || !PyLong_CheckExact(captured_obj)) {
+        PyErr_SetString(PyExc_TypeError, "position _stack entries must hold int codes");
+        return NULL;
+    }
+    code = PyLong_AsLongLong(code_obj);
+    if (code == -1 && PyErr_Occurred())
+        return NULL;
+    captured = PyLong_AsLong(captured_obj);
+    if (captured == -1 && PyErr_Occurred())
+        return NULL;
+    count = REP_GET(s.rep, s.hash, s.key);
+    if (count == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetObject(PyExc_KeyError, s.hash);
+        return NULL;
+    }
+    if (!PyLong_CheckExact(count) || ((left = PyLong_AsLong(count)) == -1 && PyErr_Occurred())) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "position _rep counts must be ints");
+        return NULL;
+    }
+    left--;
+    color = s.turn ^ 1;
+    to = (int)(code & 127);
+    frm = (int)(code >> 7 & 127);
+    promote = (code >> 14) != 0;
+    if (to >= 81)
+        return PyErr_Format(PyExc_IndexError, "tuple index out of range");
+    if (int_at(s.board, to, &piece) < 0 || py_index(piece, 32, &ipiece) < 0)
+        return NULL;
+    if (frm >= 81) {
+        if ((hand = hand_of(&s, color)) == NULL || py_index(frm - 81, 8, &ipt) < 0 || int_at(hand, ipt, &n) < 0)
+            return NULL;
+    } else {
+        old = promote ? piece - 8 : piece;
+        if (py_index(old, 32, &iold) < 0)
+            return NULL;
+        if (captured
+            && (py_index(captured, 32, &icap) < 0 || (hand = hand_of(&s, color)) == NULL
+                || py_index(hand_type(captured), 8, &ipt) < 0 || int_at(hand, ipt, &n) < 0))
+            return NULL;
+    }
+
+    /* Checked: now the changes.  The entry and the key it holds outlive the list and the slot. */
+    Py_INCREF(entry);
+    if (((PyListObject *)s.stack)->allocated > size >> 1) {
+        /* list.pop() without the call; the list keeps its room (as when it shrinks by one). */
+        Py_SET_SIZE(s.stack, size - 1);
+        Py_DECREF(entry); /* the list's reference: ours keeps it alive */
+    } else if (PyList_SetSlice(s.stack, size - 1, size, NULL) < 0) {
+        goto fail;
+    }
+    if (left) {
+        value = PyLong_FromLong(left);
+        if (value == NULL || REP_SET(s.rep, s.hash, s.key, value) < 0) {
+            Py_XDECREF(value);
+            goto fail;
+        }
+        Py_DECREF(value);
+    } else if (REP_DEL(s.rep, s.hash, s.key) < 0) {
+        goto fail;
+    }
+    value = PyLong_FromLong(color);
+    if (value == NULL)
+        goto fail;
+    Py_INCREF(prev);
+    set_slot(self, slot_offset[S_HASH], prev);
+    set_slot(self, slot_offset[S_TURN], value);
+    if (frm >= 81) {
+        if (set_int(s.board, to, 0) < 0 || apply_bits(s.bb, ipiece, BIT_OBJ[to], XOR) < 0
+            || apply_bits(s.occ, color, BIT_OBJ[to], XOR) < 0 || set_int(hand, ipt, n + 1) < 0)
+            goto fail;
+    } else {
+        if (set_int(s.board, frm, old) < 0 || apply_bits(s.bb, ipiece, BIT_OBJ[to], XOR) < 0
+            || apply_bits(s.bb, iold, BIT_OBJ[frm], OR) < 0)
+            goto fail;
+        value = pair_bits(frm, to);
+        if (value == NULL || apply_bits(s.occ, color, value, XOR) < 0)
+            goto fail;
+        if (captured) {
+            Py_INCREF(captured_obj);
+            if (PyList_SetItem(s.board, to, captured_obj) < 0 || apply_bits(s.bb, icap, BIT_OBJ[to], OR) < 0
+                || apply_bits(s.occ, color ^ 1, BIT_OBJ[to], OR) < 0 || set_int(hand, ipt, n - 1) < 0)
+                goto fail;
+        } else if (set_int(s.board, to, 0) < 0) {
+            goto fail;
+        }
+        if ((old & 15) == 8 && set_int(s.kings, color, frm) < 0)
+            goto fail;
+    }
+    Py_INCREF(code_obj);
+    Py_DECREF(entry);
+    return code_obj;
+fail:
+    Py_DECREF(entry);
+    return NULL;
+}
+
+static PyObject *py_pop(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    return pop_code(self);
+}
+
+/* Board.push: self._push(move.code). */
+static PyObject *board_push(PyObject *self, PyObject *move)
+{
+    PyObject *code, *result;
+    if (Py_IS_TYPE(move, move_type) && (code = *SLOT_PTR(move, code_offset)) != NULL)
+        Py_INCREF(code); /* a Move: its one slot */
+    else if ((code = PyObject_GetAttr(move, str_code)) == NULL)
+        return NULL;
+    result = push_code(self, code);
+    Py_DECREF(code);
+    return result;
+}
+
+/* Board.pop: the Python method when a game end is recorded, else MOVES[self._pop()]. */
+static PyObject *board_pop(PyObject *self, PyObject *unused)
+{
+    PyObject *ending = *SLOT_PTR(self, ending_offset), *code, *move;
+    (void)unused;
+    if (ending == NULL) {
+        PyErr_Format(PyExc_AttributeError, "'%.100s' object has no attribute '_ending'", Py_TYPE(self)->tp_name);
+        return NULL;
+    }
+    if (ending != Py_None)
+        return PyObject_CallOneArg(board_pop_fallback, self);
+    code = pop_code(self);
+    if (code == NULL)
+        return NULL;
+    if (PyList_CheckExact(moves_table)) {
+        /* MOVES[code], as list indexing does it */
+        long long i = PyLong_AsLongLong(code);
+        Py_ssize_t at;
+        Py_DECREF(code);
+        if ((i == -1 && PyErr_Occurred()) || py_index(i, PyList_GET_SIZE(moves_table), &at) < 0)
+            return NULL;
+        move = PyList_GET_ITEM(moves_table, at);
+        Py_INCREF(move);
+        return move;
+    }
+    move = PyObject_GetItem(moves_table, code);
+    Py_DECREF(code);
+    return move;
+}
+
+PyDoc_STRVAR(push_doc, "_push($self, code, /)\n--\n\nPlay the move *code*, trusted to be legal (or at least possible).");
+PyDoc_STRVAR(pop_doc, "_pop($self, /)\n--\n\nUndo the last move and return its code.");
+PyDoc_STRVAR(board_push_doc,
+             "push($self, move, /)\n--\n\n"
+             "Play *move* without checking it (fast); use :meth:`push_legal` or :meth:`push_usi` to validate.");
+PyDoc_STRVAR(board_pop_doc,
+             "pop($self, /)\n--\n\n"
+             "Undo the last move and return it.  A recorded illegal move, declaration or impasse\n"
+             "settlement made after the last move is withdrawn first (an illegal move is returned alone).\n\n"
+             ":raises IndexError: if there is nothing to undo.");
+
+static PyMethodDef position_methods[] = {
+    {"_push", push_code, METH_O, push_doc},
+    {"_pop", py_pop, METH_NOARGS, pop_doc},
+};
+static PyMethodDef board_methods[] = {
+    {"push", board_push, METH_O, board_push_doc},
+    {"pop", board_pop, METH_NOARGS, board_pop_doc},
+};
+
+/* A dict of method descriptors of `type` for `defs`: class attributes that bind like methods. */
+static PyObject *descriptors(PyTypeObject *type, PyMethodDef *defs, int n)
+{
+    PyObject *result = PyDict_New();
+    int i;
+    if (result == NULL)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        PyObject *descr = PyDescr_NewMethod(type, &defs[i]);
+        if (descr == NULL || PyDict_SetItemString(result, defs[i].ml_name, descr) < 0) {
+            Py_XDECREF(descr);
+            Py_DECREF(result);
+            return NULL;
+        }
+        Py_DECREF(descr);
+    }
+    return result;
+}
+
+/* The offset of the __slots__ member `name` of `type`, or -1 with an exception. */
+static Py_ssize_t member_offset(PyTypeObject *type, const char *name)
+{
+    PyObject *descr = PyDict_GetItemString(type->tp_dict, name);
+    PyMemberDef *member;
+    if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+        PyErr_Format(PyExc_TypeError, "%.100s.%s is not a __slots__ member", type->tp_name, name);
+        return -1;
+    }
+    member = ((PyMemberDescrObject *)descr)->d_member;
+    if (member->type != 16 /* T_OBJECT_EX */ || member->flags != 0) {
+        PyErr_Format(PyExc_TypeError, "%.100s.%s is not a writable object slot", type->tp_name, name);
+        return -1;
+    }
+    return member->offset;
+}
+
+static int load_u64(PyObject *obj, uint64_t *out)
+{
+    *out = PyLong_AsUnsignedLongLong(obj);
+    return *out == (uint64_t)-1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* table[i] as a tuple of exactly `size` items (a new reference), or NULL with an exception. */
+static PyObject *tuple_item(PyObject *table, Py_ssize_t i, Py_ssize_t size)
+{
+    PyObject *item = PySequence_GetItem(table, i);
+    if (item != NULL && (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != size)) {
+        PyErr_Format(PyExc_ValueError, "zobrist table row must be a tuple of %zd ints", size);
+        Py_CLEAR(item);
+    }
+    return item;
+}
+
+static int load_zobrist(PyObject *piece_square, PyObject *hand, PyObject *white)
+{
+    int code, sq, c, pt, n;
+    for (code = 0; code < 32; code++) {
+        PyObject *row = tuple_item(piece_square, code, 81);
+        if (row == NULL)
+            return -1;
+        for (sq = 0; sq < 81; sq++) {
+            if (load_u64(PyTuple_GET_ITEM(row, sq), &Z_SQ[code][sq]) < 0) {
+                Py_DECREF(row);
+                return -1;
+            }
+        }
+        Py_DECREF(row);
+    }
+    for (c = 0; c < 2; c++) {
+        PyObject *side = tuple_item(hand, c, 8);
+        if (side == NULL)
+            return -1;
+        for (pt = 0; pt < 8; pt++) {
+            PyObject *row = PyTuple_GET_ITEM(side, pt);
+            if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != ZOBRIST_HAND) {
+                PyErr_Format(PyExc_ValueError, "zobrist hand rows must hold %d keys (MAX_HAND + 1)", ZOBRIST_HAND);
+                Py_DECREF(side);
+                return -1;
+            }
+            for (n = 0; n < ZOBRIST_HAND; n++) {
+                if (load_u64(PyTuple_GET_ITEM(row, n), &Z_HAND[c][pt][n]) < 0) {
+                    Py_DECREF(side);
+                    return -1;
+                }
+            }
+        }
+        Py_DECREF(side);
+    }
+    return load_u64(white, &Z_WHITE);
+}
+
+PyDoc_STRVAR(bind_position_doc,
+             "bind_position(position_class, piece_square, hand, white_to_move, /)\n--\n\n"
+             "Take the Zobrist tables (shogiban.zobrist) and the slot layout of Position; return the\n"
+             "compiled methods {'_push': ..., '_pop': ...} as descriptors to put on the class.");
+
+static PyObject *bind_position(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyTypeObject *type;
+    Py_ssize_t offsets[S_COUNT];
+    int i;
+    (void)module;
+    if (nargs != 4 || !PyType_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "bind_position(position_class, piece_square, hand, white_to_move)");
+        return NULL;
+    }
+    type = (PyTypeObject *)args[0];
+    for (i = 0; i < S_COUNT; i++) {
+        if ((offsets[i] = member_offset(type, SLOT_NAMES[i])) < 0)
+            return NULL;
+    }
+    if (load_zobrist(args[1], args[2], args[3]) < 0)
+        return NULL;
+    for (i = 0; i < 81; i++) {
+        if (BIT_OBJ[i] == NULL && (BIT_OBJ[i] = bb_to_long(BIT[i])) == NULL)
+            return NULL;
+    }
+    memcpy(slot_offset, offsets, sizeof offsets);
+    Py_INCREF(type);
+    Py_XSETREF(position_type, type);
+    return descriptors(type, position_methods, 2);
+}
+
+PyDoc_STRVAR(bind_board_doc,
+             "bind_board(board_class, move_class, moves, python_pop, /)\n--\n\n"
+             "After bind_position: take Board's and Move's layout, shogiban.move.MOVES and the Python Board.pop\n"
+             "(called when a game end is recorded); return {'push': ..., 'pop': ...} as descriptors.");
+
+static PyObject *bind_board(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyTypeObject *type;
+    Py_ssize_t offset, moved;
+    (void)module;
+    if (nargs != 4 || !PyType_Check(args[0]) || position_type == NULL
+        || !PyType_IsSubtype((PyTypeObject *)args[0], position_type) || !PyType_Check(args[1])
+        || !PyCallable_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "bind_board(board_class, move_class, moves, python_pop) needs a subclass of the bound Position");
+        return NULL;
+    }
+    type = (PyTypeObject *)args[0];
+    if ((offset = member_offset(type, "_ending")) < 0 || (moved = member_offset((PyTypeObject *)args[1], "code")) < 0)
+        return NULL;
+    ending_offset = offset;
+    code_offset = moved;
+    Py_INCREF(args[1]);
+    Py_XSETREF(move_type, (PyTypeObject *)args[1]);
+    Py_INCREF(args[2]);
+    Py_XSETREF(moves_table, args[2]);
+    Py_INCREF(args[3]);
+    Py_XSETREF(board_pop_fallback, args[3]);
+    return descriptors(type, board_methods, 2);
+}
+
+/* -- SFEN -------------------------------------------------------------------------------------
+ *
+ * A fast path for the common, well-formed SFEN.  Anything unusual (other whitespace, a leading
+ * "sfen", "startpos", URL underscores, non-ASCII text, any error) makes it answer None, and the
+ * Python code handles the text, with its exact error messages.  So it must accept nothing that
+ * shogiban.sfen would reject, and give the same fields for everything it accepts.
+ */
+
+typedef struct {
+    uint8_t board[81];
+    long hands[2][8];
+    int turn;
+    long long number;
+} Sfen;
+
+/* Piece type of an SFEN letter (upper case: sente), 0 for anything else. */
+static int letter_type(char ch)
+{
+    switch (ch >= 'a' && ch <= 'z' ? ch - 32 : ch) {
+    case 'P': return 1;
+    case 'L': return 2;
+    case 'N': return 3;
+    case 'S': return 4;
+    case 'B': return 5;
+    case 'R': return 6;
+    case 'G': return 7;
+    case 'K': return 8;
+    default: return 0;
+    }
+}
+
+/* What str.split() and str.strip() take for whitespace, among ASCII characters. */
+static inline int py_space(char ch) { return ch == ' ' || (ch >= '\t' && ch <= '\r') || (ch >= 0x1c && ch <= 0x1f); }
+
+static int parse_board(const char *s, Py_ssize_t len, uint8_t board[81])
+{
+    int rank = 0, cells = 0, promoted = 0;
+    Py_ssize_t i;
+    for (i = 0; i <= len; i++) {
+        char ch = i < len ? s[i] : '/';
+        int pt;
+        if (ch == '/') {
+            if (promoted || cells != 9 || rank >= 9)
+                return 0;
+            rank++;
+            cells = 0;
+            continue;
+        }
+        if (ch >= '1' && ch <= '9' && !promoted) {
+            int k = ch - '0';
+            if (cells + k > 9)
+                return 0;
+            memset(board + rank * 9 + cells, 0, (size_t)k);
+            cells += k;
+        } else if (ch == '+' && !promoted) {
+            promoted = 1;
+        } else if ((pt = letter_type(ch)) != 0) {
+            if (promoted) {
+                if (pt > 6)
+                    return 0;
+                pt += 8;
+                promoted = 0;
+            }
+            if (cells >= 9)
+                return 0;
+            board[rank * 9 + cells++] = (uint8_t)(pt | (ch >= 'a' ? 16 : 0));
+        } else {
+            return 0;
+        }
+    }
+    return rank == 9;
+}
+
+static int parse_hands(const char *s, Py_ssize_t len, long hands[2][8])
+{
+    long count = 0;
+    int digits = 0;
+    Py_ssize_t i;
+    memset(hands, 0, sizeof(long) * 16);
+    if (len == 1 && s[0] == '-')
+        return 1;
+    for (i = 0; i < len; i++) {
+        char ch = s[i];
+        int pt, color;
+        if (ch >= '0' && ch <= '9') {
+            count = count > 1000000 ? count : count * 10 + (ch - '0');
+            digits = 1;
+            continue;
+        }
+        pt = letter_type(ch);
+        if (pt == 0 || pt == 8)
+            return 0;
+        color = ch >= 'a';
+        hands[color][pt] += digits ? count : 1;
+        if (hands[color][pt] > ZOBRIST_HAND - 1)
+            return 0;
+        count = 0;
+        digits = 0;
+    }
+    return !digits;
+}
+
+/* Parse `text`: 1 when the fast path took it, 0 to leave it to Python. */
+static int parse_sfen_fast(PyObject *text, Sfen *out)
+{
+    const char *s, *field[5];
+    Py_ssize_t len, start = 0, flen[5], i;
+    int n = 0;
+    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text))
+        return 0;
+    s = (const char *)PyUnicode_DATA(text);
+    len = PyUnicode_GET_LENGTH(text);
+    while (start < len && py_space(s[start]))
+        start++;
+    while (len > start && py_space(s[len - 1]))
+        len--;
+    /* Fields separated by spaces only; the first not "sfen" (nor the one-field "startpos"). */
+    i = start;
+    while (i < len) {
+        Py_ssize_t j = i;
+        while (j < len && s[j] != ' ') {
+            if (py_space(s[j]) || s[j] == '_')
+                return 0;
+            j++;
+        }
+        if (n == 4)
+            return 0;
+        field[n] = s + i;
+        flen[n++] = j - i;
+        while (j < len && s[j] == ' ')
+            j++;
+        i = j;
+    }
+    if (n < 3 || (flen[0] == 4 && memcmp(field[0], "sfen", 4) == 0))
+        return 0;
+    if (!parse_board(field[0], flen[0], out->board))
+        return 0;
+    if (flen[1] != 1 || (field[1][0] != 'b' && field[1][0] != 'w'))
+        return 0;
+    out->turn = field[1][0] == 'w';
+    if (!parse_hands(field[2], flen[2], out->hands))
+        return 0;
+    out->number = 1;
+    if (n == 4) {
+        long long v = 0;
+        if (flen[3] > 18)
+            return 0;
+        for (i = 0; i < flen[3]; i++) {
+            if (field[3][i] < '0' || field[3][i] > '9')
+                return 0;
+            v = v * 10 + (field[3][i] - '0');
+        }
+        out->number = v > 1 ? v : 1;
+    }
+    return 1;
+}
+
+/* Whether the position is impossible (the Python _position_problem finds a reason). */
+static int position_problem(const Pos *p)
+{
+    static const int dead_codes[6] = {1, 2, 3, 17, 18, 19};
+    static const int most[9] = {0, 18, 4, 4, 4, 2, 2, 4, 2}; /* shogiban.pieces.PIECE_COUNTS */
+    int i, color, pt, ksq;
+    for (i = 0; i < 6; i++) {
+        int code = dead_codes[i];
+        BB pieces = p->bb[code];
+        while (bb_any(pieces)) {
+            if (dead_end(code & 15, code >> 4, bb_pop(&pieces)))
+                return 1;
+        }
+    }
+    for (color = 0; color < 2; color++) {
+        BB pawns = p->bb[1 | color << 4];
+        unsigned columns = 0;
+        if (bb_several(p->bb[8 | color << 4]))
+            return 1;
+        while (bb_any(pawns)) {
+            unsigned column = 1u << (bb_pop(&pawns) % 9);
+            if (columns & column)
+                return 1;
+            columns |= column;
+        }
+    }
+    for (pt = 1; pt <= 8; pt++) {
+        long total = bb_count(p->bb[pt]) + bb_count(p->bb[pt | 16]);
+        if (pt <= 6)
+            total += bb_count(p->bb[pt + 8]) + bb_count(p->bb[pt + 24]);
+        if (pt != 8)
+            total += p->hands[0][pt] + p->hands[1][pt];
+        if (total > most[pt])
+            return 1;
+    }
+    ksq = p->kings[p->turn ^ 1];
+    return ksq >= 0 && is_attacked(p, ksq, p->turn, bb_or(p->occ[0], p->occ[1]));
+}
+
+/* Set the Position slots from a parsed SFEN, as Board.set_sfen does: 1 done, 0 impossible
+ * position (not lenient: left to Python for the message), -1 error. */
+static int set_up(PyObject *self, const Sfen *f, int lenient)
+{
+    Pos p;
+    uint64_t key = f->turn ? Z_WHITE : 0;
+    long values[81];
+    PyObject *objs[S_COUNT] = {NULL}, *one = NULL;
+    int sq, c, pt, i;
+
+    memset(p.bb, 0, sizeof p.bb);
+    p.occ[0] = p.occ[1] = EMPTY;
+    for (sq = 0; sq < 81; sq++) {
+        int piece = f->board[sq];
+        p.board[sq] = (uint8_t)piece;
+        if (piece) {
+            p.bb[piece] = bb_or(p.bb[piece], BIT[sq]);
+            p.occ[piece >> 4] = bb_or(p.occ[piece >> 4], BIT[sq]);
+            key ^= Z_SQ[piece][sq];
+        }
+    }
+    for (c = 0; c < 2; c++) {
+        for (pt = 0; pt < 8; pt++) {
+            p.hands[c][pt] = f->hands[c][pt];
+            if (pt && f->hands[c][pt])
+                key ^= Z_HAND[c][pt][f->hands[c][pt]];
+        }
+        p.kings[c] = bb_any(p.bb[8 | c << 4]) ? bb_msb(p.bb[8 | c << 4]) : -1;
+    }
+    p.turn = f->turn;
+    if (!lenient && position_problem(&p))
+        return 0;
+
+    for (sq = 0; sq < 81; sq++)
+        values[sq] = p.board[sq];
+    if ((objs[S_BOARD] = int_list(values, 81)) == NULL || (objs[S_BB] = PyList_New(32)) == NULL
+        || (objs[S_OCC] = PyList_New(2)) == NULL || (objs[S_HANDS] = PyList_New(2)) == NULL)
+        goto fail;
+    for (i = 0; i < 32; i++) {
+        PyObject *value = bb_to_long(p.bb[i]);
+        if (value == NULL)
+            goto fail;
+        PyList_SET_ITEM(objs[S_BB], i, value);
+    }
+    for (c = 0; c < 2; c++) {
+        PyObject *value = bb_to_long(p.occ[c]);
+        if (value == NULL)
+            goto fail;
+        PyList_SET_ITEM(objs[S_OCC], c, value);
+        value = int_list(f->hands[c], 8);
+        if (value == NULL)
+            goto fail;
+        PyList_SET_ITEM(objs[S_HANDS], c, value);
+        values[c] = p.kings[c];
+    }
+    if ((objs[S_KINGS] = int_list(values, 2)) == NULL || (objs[S_TURN] = PyLong_FromLong(p.turn)) == NULL
+        || (objs[S_STACK] = PyList_New(0)) == NULL || (objs[S_HASH] = PyLong_FromUnsignedLongLong(key)) == NULL
+        || (objs[S_REP] = PyDict_New()) == NULL || (one = PyLong_FromLong(1)) == NULL
+        || PyDict_SetItem(objs[S_REP], objs[S_HASH], one) < 0)
+        goto fail;
+    Py_DECREF(one);
+    for (i = 0; i < S_COUNT; i++)
+        set_slot(self, slot_offset[i], objs[i]);
+    return 1;
+fail:
+    Py_XDECREF(one);
+    for (i = 0; i < S_COUNT; i++)
+        Py_XDECREF(objs[i]);
+    return -1;
+}
+
+PyDoc_STRVAR(set_sfen_doc,
+             "set_sfen(position, sfen, lenient, /)\n--\n\n"
+             "Set up *position* (board, bitboards, kings, hands, side, key, empty history) from a\n"
+             "well-formed *sfen* and return its move number; None leaves the text to the Python code\n"
+             "(anything unusual, malformed, or impossible when not *lenient*), with the position unchanged.");
+
+static PyObject *py_set_sfen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Sfen f;
+    int lenient, done;
+    (void)module;
+    if (nargs != 3 || position_type == NULL || !PyObject_TypeCheck(args[0], position_type)) {
+        PyErr_SetString(PyExc_TypeError, "set_sfen(position, sfen, lenient) needs a Position (after bind_position)");
+        return NULL;
+    }
+    if ((lenient = PyObject_IsTrue(args[2])) < 0)
+        return NULL;
+    if (!parse_sfen_fast(args[1], &f))
+        Py_RETURN_NONE;
+    done = set_up(args[0], &f, lenient);
+    if (done < 0)
+        return NULL;
+    if (!done)
+        Py_RETURN_NONE;
+    return PyLong_FromLongLong(f.number);
+}
+
+PyDoc_STRVAR(parse_sfen_doc,
+             "parse_sfen(sfen, /)\n--\n\n"
+             "(board, turn, hands, move_number) of a well-formed *sfen*, as shogiban.sfen.parse_sfen\n"
+             "reads it, or None to leave the text to the Python code.");
+
+static PyObject *py_parse_sfen(PyObject *module, PyObject *text)
+{
+    Sfen f;
+    long values[81];
+    PyObject *board, *hands;
+    int sq;
+    (void)module;
+    if (!parse_sfen_fast(text, &f))
+        Py_RETURN_NONE;
+    for (sq = 0; sq < 81; sq++)
+        values[sq] = f.board[sq];
+    board = int_list(values, 81);
+    hands = PyList_New(2);
+    if (board == NULL || hands == NULL)
+        goto fail;
+    for (sq = 0; sq < 2; sq++) {
+        PyObject *hand = int_list(f.hands[sq], 8);
+        if (hand == NULL)
+            goto fail;
+        PyList_SET_ITEM(hands, sq, hand);
+    }
+    return Py_BuildValue("(NiNL)", board, f.turn, hands, f.number);
+fail:
+    Py_XDECREF(board);
+    Py_XDECREF(hands);
+    return NULL;
+}
+
+/* An int of `seq` (a list or tuple, index checked) in [low, high]: 1, or 0 for anything else. */
+static int seq_int(PyObject *seq, Py_ssize_t i, int exact, long low, long high, long *out)
+{
+    PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+    if (exact ? !PyLong_CheckExact(item) : !PyLong_Check(item))
+        return 0;
+    *out = PyLong_AsLong(item);
+    if (*out == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    return *out >= low && *out <= high;
+}
+
+static inline int list_or_tuple(PyObject *obj, Py_ssize_t size)
+{
+    return (PyList_Check(obj) || PyTuple_Check(obj)) && PySequence_Fast_GET_SIZE(obj) >= size;
+}
+
+PyDoc_STRVAR(make_sfen_doc,
+             "make_sfen(board, turn, hands, move_number, /)\n--\n\n"
+             "The canonical SFEN, as shogiban.sfen.make_sfen writes it, or None for input it leaves to\n"
+             "the Python code (anything but plain ints in the usual ranges).");
+
+static PyObject *py_make_sfen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const char letters[] = "?PLNSBRGK";
+    static const int order[7] = {6, 5, 7, 4, 3, 2, 1}; /* R B G S N L P */
+    char buf[512];
+    int len = 0, r, col, c, i;
+    long v, turn;
+    PyObject *board, *hands, *number;
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "make_sfen(board, turn, hands, move_number)");
+        return NULL;
+    }
+    board = args[0];
+    hands = args[2];
+    number = args[3];
+    if (!list_or_tuple(board, 81) || !list_or_tuple(hands, 2) || !PyLong_Check(args[1]))
+        Py_RETURN_NONE;
+    turn = PyLong_AsLong(args[1]);
+    if (turn != 0 && turn != 1) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    for (r = 0; r < 9; r++) {
+        int empty = 0;
+        if (r)
+            buf[len++] = '/';
+        for (col = 0; col < 9; col++) {
+            int pt;
+            if (!seq_int(board, r * 9 + col, 0, 0, 31, &v))
+                Py_RETURN_NONE;
+            if (!v) {
+                empty++;
+                continue;
+            }
+            pt = (int)(v & 15);
+            if (pt == 0 || pt == 15)
+                Py_RETURN_NONE;
+            if (empty) {
+                buf[len++] = (char)('0' + empty);
+                empty = 0;
+            }
+            if (pt > 8) {
+                buf[len++] = '+';
+                pt -= 8;
+            }
+            buf[len++] = (char)(letters[pt] + (v >= 16 ? 32 : 0));
+        }
+        if (empty)
+            buf[len++] = (char)('0' + empty);
+    }
+    buf[len++] = ' ';
+    buf[len++] = turn ? 'w' : 'b';
+    buf[len++] = ' ';
+    i = len;
+    for (c = 0; c < 2; c++) {
+        PyObject *hand = PySequence_Fast_GET_ITEM(hands, c);
+        int k;
+        if (!list_or_tuple(hand, 8))
+            Py_RETURN_NONE;
+        for (k = 0; k < 7; k++) {
+            if (!seq_int(hand, order[k], 1, 0, 999999999, &v))
+                Py_RETURN_NONE;
+            if (v > 1)
+                len += sprintf(buf + len, "%ld", v);
+            if (v)
+                buf[len++] = (char)(letters[order[k]] + (c ? 32 : 0));
+        }
+    }
+    if (len == i)
+        buf[len++] = '-';
+    if (number != Py_None) {
+        long long n;
+        if (!PyLong_CheckExact(number))
+            Py_RETURN_NONE;
+        n = PyLong_AsLongLong(number);
+        if (n == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        len += sprintf(buf + len, " %lld", n);
+    }
+    return PyUnicode_FromStringAndSize(buf, len);
+}
+
 /* -- module functions ------------------------------------------------------------------------ */
 
 PyDoc_STRVAR(legal_codes_doc,
@@ -747,6 +1928,11 @@ static PyMethodDef methods[] = {
     {"legal_codes", legal_codes, METH_O, legal_codes_doc},
     {"count_legal", count_legal, METH_O, count_legal_doc},
     {"has_legal_move", py_has_legal_move, METH_O, has_legal_move_doc},
+    {"bind_position", (PyCFunction)(void (*)(void))bind_position, METH_FASTCALL, bind_position_doc},
+    {"bind_board", (PyCFunction)(void (*)(void))bind_board, METH_FASTCALL, bind_board_doc},
+    {"set_sfen", (PyCFunction)(void (*)(void))py_set_sfen, METH_FASTCALL, set_sfen_doc},
+    {"parse_sfen", py_parse_sfen, METH_O, parse_sfen_doc},
+    {"make_sfen", (PyCFunction)(void (*)(void))py_make_sfen, METH_FASTCALL, make_sfen_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -770,7 +1956,8 @@ PyMODINIT_FUNC PyInit__speedups(void)
     str_hands = PyUnicode_InternFromString("_hands");
     str_turn = PyUnicode_InternFromString("_turn");
     str_kings = PyUnicode_InternFromString("_kings");
-    if (str_board == NULL || str_hands == NULL || str_turn == NULL || str_kings == NULL)
+    str_code = PyUnicode_InternFromString("code");
+    if (str_board == NULL || str_hands == NULL || str_turn == NULL || str_kings == NULL || str_code == NULL)
         return NULL;
     return PyModule_Create(&module_def);
 }

@@ -9,7 +9,7 @@ Move.from_usi('7g7f')
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from shogiban import rules
 from shogiban.bitboard import squares_of
@@ -17,7 +17,7 @@ from shogiban.errors import IllegalMoveError, InvalidSfenError
 from shogiban.move import MOVES, Move
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
 from shogiban.pieces import ENGLISH_NAMES, PIECE_COUNTS, Color, Piece, PieceType
-from shogiban.position import DEAD_END, Position
+from shogiban.position import DEAD_END, SPEEDUPS, Position
 from shogiban.sfen import STARTING_SFEN, make_sfen, parse_sfen
 from shogiban.squares import SQUARE_NAMES, Square, square_file
 from shogiban.zobrist import HAND as _Z_HAND
@@ -25,6 +25,8 @@ from shogiban.zobrist import PIECE_SQUARE as _Z_SQ
 from shogiban.zobrist import WHITE_TO_MOVE as _Z_WHITE
 
 _MOVES_GET = MOVES.__getitem__
+# The compiled set-up of a well-formed SFEN (None: the Python code below does it all).
+_c_set_sfen: Callable[[Position, str, bool], int | None] | None = SPEEDUPS.set_sfen if SPEEDUPS else None
 
 
 class LegalMoveGenerator:
@@ -77,13 +79,13 @@ class Board(Position):
         max_moves: int | None = None,
         tournament: bool = False,
     ) -> None:
-        super().__init__()
         self.entering_king_rule = entering_king_rule
         self.max_moves = max_moves
         self.tournament = tournament
         self._ending: tuple[int, Outcome, Move | None, str] | None = None
         self._start_number = 1
         self._start_sfen: str | tuple[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]], int, int] = ""
+        # Both set every field of the position (Position.__init__ would only be overwritten).
         if sfen is None:
             self.clear()
         else:
@@ -96,6 +98,14 @@ class Board(Position):
 
         :raises InvalidSfenError: if *sfen* is malformed, or impossible and *lenient* is false.
         """
+        if _c_set_sfen is not None:
+            # The compiled fast path sets every Position field at once, or declines (returns None,
+            # position untouched) for anything unusual or wrong, which the code below explains.
+            number = _c_set_sfen(self, sfen, lenient)
+            if number is not None:
+                self._start_number = number
+                self._mark_start()
+                return
         parts = parse_sfen(sfen)
         candidate = Position()
         board = candidate._board = parts.board
@@ -168,6 +178,10 @@ class Board(Position):
 
     def _reset_history(self, key: int | None = None) -> None:
         super()._reset_history(key)
+        self._mark_start()
+
+    def _mark_start(self) -> None:
+        """The move stack starts here: no recorded ending, and a snapshot of the position."""
         self._ending = None
         # A snapshot, written as SFEN only when asked for.
         self._start_sfen = (tuple(self._board), (tuple(self._hands[0]), tuple(self._hands[1])), self._turn,
@@ -510,6 +524,17 @@ class Board(Position):
         from shogiban.svg import board_svg
 
         return board_svg(self)
+
+
+#: The Python Board.push and Board.pop: references for the compiled ones installed below.
+_py_push = Board.push
+_py_pop = Board.pop
+if SPEEDUPS is not None:
+    # Method descriptors: ``board.push(move)`` runs C directly (no Python frame in between); the
+    # compiled pop calls the Python one when a game end is recorded.
+    _COMPILED = SPEEDUPS.bind_board(Board, Move, MOVES, _py_pop)
+    Board.push = _COMPILED["push"]  # type: ignore[method-assign]
+    Board.pop = _COMPILED["pop"]  # type: ignore[method-assign]
 
 
 def _position_problem(position: Position) -> str | None:

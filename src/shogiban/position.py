@@ -239,8 +239,11 @@ class Position:
 
     # -- make / unmake ----------------------------------------------------------------------------
 
-    def _push(self, code: int) -> None:
-        """Play the move *code*, trusted to be legal (or at least possible)."""
+    def _py_push(self, code: int) -> None:
+        """Play the move *code*, trusted to be legal (or at least possible).
+
+        The pure-Python reference: ``_push`` is the compiled twin when the accelerator is built.
+        """
         to = code & 127
         frm = code >> 7 & 127
         color = self._turn
@@ -290,8 +293,8 @@ class Position:
         rep = self._rep
         rep[h] = rep.get(h, 0) + 1
 
-    def _pop(self) -> int:
-        """Undo the last move and return its code."""
+    def _py_pop(self) -> int:
+        """Undo the last move and return its code (the reference for the compiled ``_pop``)."""
         code, captured, prev = self._stack.pop()
         rep = self._rep
         n = rep[self._hash] - 1
@@ -332,6 +335,10 @@ class Position:
             if old & 15 == 8:
                 self._kings[color] = frm
         return code
+
+    # Replaced below by the compiled twins, which change the same objects in the same way.
+    _push = _py_push
+    _pop = _py_pop
 
     # -- attacks --------------------------------------------------------------------------------
 
@@ -644,6 +651,14 @@ class Position:
             total += self._perft(depth - 1)
             pop()
         return total
+
+
+if SPEEDUPS is not None:
+    # The compiled _push/_pop: method descriptors that edit the slots in place.  The module keeps
+    # the Zobrist tables (Python ints here) as C integers from now on.
+    _COMPILED = SPEEDUPS.bind_position(Position, zobrist.PIECE_SQUARE, zobrist.HAND, zobrist.WHITE_TO_MOVE)
+    Position._push = _COMPILED["_push"]
+    Position._pop = _COMPILED["_pop"]
 
 
 # Other modules import the ray helper from here under this name.

@@ -6,9 +6,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from shogiban.errors import InvalidSfenError
+from shogiban.position import SPEEDUPS
 from shogiban.zobrist import MAX_HAND
 
 STARTING_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
@@ -16,6 +18,13 @@ STARTING_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1
 _LETTER_TYPE = {"P": 1, "L": 2, "N": 3, "S": 4, "B": 5, "R": 6, "G": 7, "K": 8}
 _TYPE_LETTER = {v: k for k, v in _LETTER_TYPE.items()}
 _HAND_ORDER = (6, 5, 7, 4, 3, 2, 1)  # R B G S N L P
+# The compiled reader and writer take the common well-formed cases and return None for the rest.
+_c_parse_sfen: Callable[[str], tuple[list[int], int, list[list[int]], int] | None] | None = (
+    SPEEDUPS.parse_sfen if SPEEDUPS else None
+)
+_c_make_sfen: Callable[[list[int], int, list[list[int]], int | None], str | None] | None = (
+    SPEEDUPS.make_sfen if SPEEDUPS else None
+)
 
 
 @dataclass
@@ -34,6 +43,15 @@ def parse_sfen(sfen: str) -> SfenParts:
 
     :raises InvalidSfenError: saying what is wrong and where.
     """
+    if _c_parse_sfen is not None:
+        fields = _c_parse_sfen(sfen)
+        if fields is not None:
+            return SfenParts(*fields)
+    return _py_parse_sfen(sfen)
+
+
+def _py_parse_sfen(sfen: str) -> SfenParts:
+    """The pure-Python reader: the reference, and the one that explains every error."""
     if not isinstance(sfen, str):
         raise InvalidSfenError(f"invalid sfen: {sfen!r} is not a string")
     text = sfen.strip()
@@ -154,6 +172,15 @@ def _make_row(cells: tuple[int, ...]) -> str:
 
 def make_sfen(board: list[int], turn: int, hands: list[list[int]], move_number: int | None = 1) -> str:
     """Write the canonical SFEN (hands in R B G S N L P order, sente first)."""
+    if _c_make_sfen is not None:
+        text = _c_make_sfen(board, turn, hands, move_number)
+        if text is not None:
+            return text
+    return _py_make_sfen(board, turn, hands, move_number)
+
+
+def _py_make_sfen(board: list[int], turn: int, hands: list[list[int]], move_number: int | None = 1) -> str:
+    """The pure-Python writer: the reference, and the one for unusual input."""
     rows = []
     cache = _ROW_CACHE
     for r in range(9):

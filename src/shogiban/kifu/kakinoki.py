@@ -344,6 +344,8 @@ class KakinokiReader(ABC):
         s = line.strip(_LINE_SPACES)
         if not s:
             return
+        if self.move_line(s, lineno, line):
+            return  # tried first: most lines are move lines, and none starts like the others
         c = s[0]
         if c == "#":
             return
@@ -358,8 +360,6 @@ class KakinokiReader(ABC):
             return
         if not self.in_moves and is_bod_line(s):
             self.bod.append((lineno, line))
-            return
-        if self.move_line(s, lineno, line):
             return
         if s.startswith("変化"):
             self.variation(s, lineno, line)

@@ -489,6 +489,19 @@ def test_board_pop_withdraws_a_recorded_ending_first() -> None:
         board.pop()
 
 
+def test_board_push_takes_the_move_by_keyword_too() -> None:
+    board = Board()
+    board.push(move=Move.from_usi("7g7f"))
+    assert board.pop() is Move.from_usi("7g7f")
+    with pytest.raises(TypeError):
+        board.push()  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        board.push(Move.from_usi("7g7f"), Move.from_usi("3c3d"))  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        board.push(mv=Move.from_usi("7g7f"))  # type: ignore[call-arg]
+    assert board._stack == []
+
+
 def test_push_rejects_what_python_cannot_play_without_changing_anything() -> None:
     """Where the Python method fails half-way (a king taken, a bad code), C fails before changing
     anything, with the same exception type."""

@@ -1,9 +1,12 @@
 /*
- * shogiban._speedups: optional compiled legal move generation for shogiban.position.Position.
+ * shogiban._speedups: optional compiled twins of the hot paths of shogiban's rules core.
  *
- * The pure-Python generator in position.py is the reference.  This is a port of it that returns
- * the same codes in the same order (the engine, the tsume solver and the notation modules depend
- * on the order), so every section below follows the Python method it mirrors:
+ * The pure-Python code is the reference everywhere; each function here gives exactly its results.
+ *
+ * Legal move generation (legal_codes, count_legal, has_legal_move) is a port of
+ * Position._legal_codes that returns the same codes in the same order (the engine, the tsume
+ * solver and the notation modules depend on the order), so every section follows the Python
+ * method it mirrors:
  *
  *   1. king moves (destinations ascending);
  *   2. double check: stop; single check: targets become the checker and the squares between;
@@ -13,13 +16,21 @@
  *   5. drops: pawn, lance, knight (each rank ascending, columns descending), then silver, bishop,
  *      rook and gold interleaved rank by rank.
  *
- * The position is read from the Python object (_board, _hands, _turn, _kings) and its bitboards
- * are rebuilt here from the board, which is cheaper than converting the Python ints.
+ * It reads the position from the Python object (_board, _hands, _turn, _kings) and rebuilds the
+ * bitboards here from the board, which is cheaper than converting the Python ints.
+ *
+ * Push and pop (bind_position, bind_board) are method descriptors put on Position and Board in
+ * place of the Python methods; they edit the Python state (lists of ints, 81-bit Python-int
+ * bitboards, the Zobrist key, the move stack and the repetition counts) in place, the same way.
+ *
+ * SFEN (set_sfen, parse_sfen, make_sfen) has a fast path for well-formed text; anything else goes
+ * back to the Python code, which says what is wrong.
  *
  * Bitboards are 81 bits in two words: lo holds squares 0..62 (ranks a..g), hi holds squares
  * 63..80 (ranks h and i) in its bits 0..17, so each rank's nine bits sit inside one word.
  *
- * C99 and the plain CPython C API; GCC/Clang bit-scan builtins with a portable fallback.
+ * C99 and the CPython C API (with a few of CPython's own exported helpers up to 3.12, switched
+ * to their public replacements from 3.13); GCC/Clang bit-scan builtins with a portable fallback.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -1202,10 +1213,17 @@ static PyObject *py_pop(PyObject *self, PyObject *unused)
     return pop_code(self);
 }
 
-/* Board.push: self._push(move.code). */
-static PyObject *board_push(PyObject *self, PyObject *move)
+/* Board.push: self._push(move.code).  Called as push(move) or push(move=move), like the Python one. */
+static PyObject *board_push(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    PyObject *code, *result;
+    PyObject *code, *result, *move;
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    if (nargs + nkw != 1
+        || (nkw == 1 && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "move") != 0)) {
+        PyErr_SetString(PyExc_TypeError, "push() takes exactly one argument: move");
+        return NULL;
+    }
+    move = args[0];
     if (Py_IS_TYPE(move, move_type) && (code = *SLOT_PTR(move, code_offset)) != NULL)
         Py_INCREF(code); /* a Move: its one slot */
     else if ((code = PyObject_GetAttr(move, str_code)) == NULL)
@@ -1248,7 +1266,7 @@ static PyObject *board_pop(PyObject *self, PyObject *unused)
 PyDoc_STRVAR(push_doc, "_push($self, code, /)\n--\n\nPlay the move *code*, trusted to be legal (or at least possible).");
 PyDoc_STRVAR(pop_doc, "_pop($self, /)\n--\n\nUndo the last move and return its code.");
 PyDoc_STRVAR(board_push_doc,
-             "push($self, move, /)\n--\n\n"
+             "push($self, /, move)\n--\n\n"
              "Play *move* without checking it (fast); use :meth:`push_legal` or :meth:`push_usi` to validate.");
 PyDoc_STRVAR(board_pop_doc,
              "pop($self, /)\n--\n\n"
@@ -1261,7 +1279,7 @@ static PyMethodDef position_methods[] = {
     {"_pop", py_pop, METH_NOARGS, pop_doc},
 };
 static PyMethodDef board_methods[] = {
-    {"push", board_push, METH_O, board_push_doc},
+    {"push", (PyCFunction)(void (*)(void))board_push, METH_FASTCALL | METH_KEYWORDS, board_push_doc},
     {"pop", board_pop, METH_NOARGS, board_pop_doc},
 };
 

@@ -522,6 +522,55 @@ def test_push_rejects_what_python_cannot_play_without_changing_anything() -> Non
         board._push(Move.from_usi("1i1h").code)
 
 
+@pytest.mark.parametrize(
+    ("damage", "error"),
+    [
+        (lambda b: setattr(b, "_kings", [None, 4]), TypeError),
+        (lambda b: setattr(b, "_board", b._board[:80]), TypeError),
+        (lambda b: setattr(b, "_board", tuple(b._board)), TypeError),
+        (lambda b: setattr(b, "_rep", {}), KeyError),
+        (lambda b: setattr(b, "_hash", -1), OverflowError),
+        (lambda b: setattr(b, "_hash", 1 << 64), OverflowError),
+        (lambda b: setattr(b, "_hash", 1.5), TypeError),
+        (lambda b: setattr(b, "_stack", [(1, 2)]), TypeError),
+        (lambda b: b._board.__setitem__(47, "x"), TypeError),  # where the 7f pawn stands
+        (lambda b: delattr(b, "_rep"), AttributeError),
+    ],
+)
+def test_damaged_state_raises_instead_of_crashing(damage: object, error: type[Exception]) -> None:
+    if position.SPEEDUPS is None:
+        pytest.skip("SHOGIBAN_PURE_PYTHON is set: the Python methods are the ones in use")
+    board = Board()
+    board.push_usi("7g7f")
+    damage(board)  # type: ignore[operator]
+    with pytest.raises(error):
+        _pop_and_push(board)
+
+
+def _pop_and_push(board: Board) -> None:
+    board.pop()
+    board.push(Move.from_usi("3c3d"))
+
+
+def test_plain_positions_use_the_compiled_methods_too() -> None:
+    pos = Position()
+    pos._put(40, 8)
+    pos._reset_history()
+    pos._hands[0][1] = 1
+    pos._reset_history()
+    with pure_python():
+        ref = Position()
+        ref._put(40, 8)
+        ref._hands[0][1] = 1
+        ref._reset_history()
+    for code in (Move.from_usi("P*5d").code, Move.from_usi("5e4f").code):
+        pos._push(code)
+        Position._py_push(ref, code)
+        assert_same_state(pos, ref)
+    assert pos._pop() == Position._py_pop(ref)
+    assert_same_state(pos, ref)
+
+
 # -- SFEN: set-up and writing -------------------------------------------------------------------
 
 

@@ -760,8 +760,9 @@ static int py_index(long long i, Py_ssize_t size, Py_ssize_t *out)
  * member descriptors that __slots__ creates (this is what CPython's own slot access does, without
  * an attribute lookup per field).  Every index is checked before anything changes: where the
  * Python method would fail half-way (a king captured, an index out of range) this one raises
- * the same exception type before touching the state.  Values are required to be exact ints, so no
- * Python code can run (and change the lists) while an update is in progress.
+ * the same exception type before touching the state.  Every value that an update replaces is
+ * checked to be an exact int first, so no Python code (a finaliser) can run and change the lists
+ * while an update is in progress.
  */
 
 enum { S_BOARD, S_BB, S_OCC, S_KINGS, S_HANDS, S_TURN, S_STACK, S_HASH, S_REP, S_COUNT };
@@ -887,6 +888,10 @@ static int live_error(PyObject *self)
             PyErr_Format(PyExc_TypeError, "position _rep must be a dict, not %.100s", Py_TYPE(value)->tp_name);
             return -1;
         }
+        if (i == S_KINGS && !(PyLong_CheckExact(PyList_GET_ITEM(value, 0)) && PyLong_CheckExact(PyList_GET_ITEM(value, 1)))) {
+            PyErr_SetString(PyExc_TypeError, "position _kings must hold two ints");
+            return -1;
+        }
         if ((i == S_HASH || i == S_TURN) && !PyLong_CheckExact(value)) {
             PyErr_Format(PyExc_TypeError, "position %s must be an int, not %.100s", SLOT_NAMES[i],
                          Py_TYPE(value)->tp_name);
@@ -914,7 +919,8 @@ static inline int live_load(PyObject *self, Live *s)
     if (!(LIST_OF(s->board, 81) && LIST_OF(s->bb, 32) && LIST_OF(s->occ, 2) && LIST_OF(s->kings, 2)
           && LIST_OF(s->hands, 2) && s->stack != NULL && PyList_CheckExact(s->stack) && s->rep != NULL
           && PyDict_CheckExact(s->rep) && s->hash != NULL && PyLong_CheckExact(s->hash) && turn != NULL
-          && PyLong_CheckExact(turn)))
+          && PyLong_CheckExact(turn) && PyLong_CheckExact(PyList_GET_ITEM(s->kings, 0))
+          && PyLong_CheckExact(PyList_GET_ITEM(s->kings, 1))))
         return live_error(self);
     s->turn = (int)PyLong_AsLong(turn);
     if (s->turn != 0 && s->turn != 1)
@@ -1001,8 +1007,10 @@ static PyObject *push_code(PyObject *self, PyObject *code_obj)
     if (frm >= 81) {
         /* A drop: every check first, then the changes, in the Python method's order. */
         if (py_index(frm - 81, 8, &ipt) < 0 || (hand = hand_of(&s, color)) == NULL || int_at(hand, ipt, &n) < 0
-            || py_index(n, ZOBRIST_HAND, &zn) < 0 || py_index((long long)n - 1, ZOBRIST_HAND, &zm) < 0)
+            || py_index(n, ZOBRIST_HAND, &zn) < 0 || py_index((long long)n - 1, ZOBRIST_HAND, &zm) < 0
+            || int_at(s.board, to, &captured) < 0)
             return NULL;
+        captured = 0; /* (board[to] was read only to check that it is an int) */
         piece = (long)ipt | color << 4;
         if (set_int(s.board, to, piece) < 0 || apply_bits(s.bb, piece, BIT_OBJ[to], OR) < 0
             || apply_bits(s.occ, color, BIT_OBJ[to], OR) < 0 || set_int(hand, ipt, n - 1) < 0)
@@ -1091,7 +1099,7 @@ static PyObject *pop_code(PyObject *self)
     Py_ssize_t size, ipiece, iold = 0, icap = 0, ipt = 0;
     PyObject *entry, *code_obj, *captured_obj, *prev, *count, *hand = NULL, *value;
     long long code;
-    long captured, piece, old = 0, n = 0, left;
+    long captured, piece, old = 0, n = 0, left, replaced;
     int to, frm, color, promote;
 
     if (live_load(self, &s) < 0)
@@ -1144,7 +1152,7 @@ static PyObject *pop_code(PyObject *self)
             return NULL;
     } else {
         old = promote ? piece - 8 : piece;
-        if (py_index(old, 32, &iold) < 0)
+        if (py_index(old, 32, &iold) < 0 || int_at(s.board, frm, &replaced) < 0)
             return NULL;
         if (captured
             && (py_index(captured, 32, &icap) < 0 || (hand = hand_of(&s, color)) == NULL

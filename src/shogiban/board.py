@@ -85,7 +85,7 @@ class Board(Position):
         self._ending: tuple[int, Outcome, Move | None, str] | None = None
         self._start_number = 1
         self._start_sfen: str | tuple[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]], int, int] = ""
-        # Both set every field of the position (Position.__init__ would only be overwritten).
+        # clear() and set_sfen() set every Position field: Position.__init__ would be overwritten.
         if sfen is None:
             self.clear()
         else:

@@ -1,8 +1,8 @@
 """Hatchling build hook: compile the optional C accelerator ``shogiban._speedups``.
 
-The extension only speeds up legal move generation; shogiban works the same without it.  So a
-missing compiler or missing Python headers print a warning and give a pure-Python wheel instead
-of failing the install.  ``SHOGIBAN_PURE_PYTHON=1`` at build time skips the compilation.
+The extension only speeds up the rules core (legal moves, push/pop, SFEN); shogiban works the same
+without it.  So a missing compiler or missing Python headers print a warning and give a pure-Python
+wheel instead of failing the install.  ``SHOGIBAN_PURE_PYTHON=1`` at build time skips the compilation.
 
 * Regular wheels (``pip install .``, ``pip wheel .``) get the compiled module added under
   ``shogiban/`` and a platform tag.
@@ -52,7 +52,7 @@ class SpeedupsBuildHook(BuildHookInterface):
         if isinstance(built, str):
             self.app.display_warning(
                 f"shogiban: the optional C accelerator was not built ({built}); "
-                "installing the pure-Python move generator, which gives the same results more slowly"
+                "installing the pure-Python rules core, which gives the same results more slowly"
             )
             return
         if version == "editable":

@@ -7,6 +7,11 @@ Everything a caller may catch for bad input is a :class:`ValueError`; engine tro
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from shogiban.move import Move
+
 
 class ShogibanError(ValueError):
     """Base class for bad input to shogiban."""
@@ -37,9 +42,13 @@ class IllegalMoveError(ShogibanError):
 
 
 class AmbiguousMoveError(ShogibanError):
-    """Japanese or western notation that matches several legal moves."""
+    """Japanese or western notation that matches several legal moves, given as ``candidates``."""
 
     code = "ambiguous_move"
+
+    def __init__(self, message: str, candidates: tuple[Move, ...] = ()) -> None:
+        super().__init__(message)
+        self.candidates = candidates
 
 
 class InvalidSfenError(ShogibanError):

@@ -143,8 +143,9 @@ def test_illegal_moves_say_why() -> None:
 
 
 def test_ambiguous_text_lists_the_candidates() -> None:
-    with pytest.raises(AmbiguousMoveError, match="6i5h, 4i5h"):
+    with pytest.raises(AmbiguousMoveError, match="6i5h, 4i5h") as ambiguous:
         parse_ki2_move(Board(), "５八金")
+    assert ambiguous.value.candidates == (Move.from_usi("6i5h"), Move.from_usi("4i5h"))
     with pytest.raises(AmbiguousMoveError):
         parse_kif_move(Board(), "５八金")  # KIF without origin is read like KI2
 

@@ -77,8 +77,9 @@ def test_malformed(text: str) -> None:
 
 def test_illegal_and_ambiguous() -> None:
     board = Board()
-    with pytest.raises(AmbiguousMoveError, match="6i5h, 4i5h"):
+    with pytest.raises(AmbiguousMoveError, match="6i5h, 4i5h") as ambiguous:
         parse_western(board, "G-58")
+    assert ambiguous.value.candidates == (Move.from_usi("6i5h"), Move.from_usi("4i5h"))
     with pytest.raises(IllegalMoveError, match="no pawn can move to 7e"):
         parse_western(board, "P-75")
     with pytest.raises(IllegalMoveError, match="no bishop in hand"):

@@ -400,9 +400,11 @@ def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
     if len(promoted) == 1:
         return MOVES[promoted[0]]  # type: ignore[return-value]
     if len(promoted) > 1:
+        candidates = tuple(Move.from_code(c) for c in promoted)
         raise AmbiguousMoveError(
-            f"ambiguous move: {text!r} in {board.sfen()} (could be {', '.join(MOVES[c].usi() for c in promoted)};"  # type: ignore[union-attr]
-            " add 右 左 直 上 引 寄 or the origin)"
+            f"ambiguous move: {text!r} in {board.sfen()} (could be {', '.join(m.usi() for m in candidates)};"
+            " add 右 左 直 上 引 寄 or the origin)",
+            candidates,
         )
     reason = _why_not(board, parsed, to, board_moves, matches)
     raise IllegalMoveError(f"illegal move: {text!r} in {board.sfen()} ({reason})")

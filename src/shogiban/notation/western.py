@@ -226,8 +226,12 @@ def parse_western(board: Board, text: str, *, previous_to: Square | None = None)
     if len(chosen) == 1:
         return MOVES[chosen[0]]  # type: ignore[return-value]
     if len(chosen) > 1:
-        options = ", ".join(MOVES[c].usi() for c in chosen)  # type: ignore[union-attr]
-        raise AmbiguousMoveError(f"ambiguous move: {text!r} in {board.sfen()} (could be {options}; add the origin)")
+        candidates = tuple(Move.from_code(c) for c in chosen)
+        options = ", ".join(m.usi() for m in candidates)
+        raise AmbiguousMoveError(
+            f"ambiguous move: {text!r} in {board.sfen()} (could be {options}; add the origin)",
+            candidates,
+        )
     name = ENGLISH_NAMES[pt]
     if matches:
         reason = f"the {name} must promote" if suffix != "+" else f"the {name} cannot promote here"

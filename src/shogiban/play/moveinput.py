@@ -122,7 +122,7 @@ def read_move(board: Board, text: str) -> Move:
             return parse_japanese(board, text)
         return parse_western(board, unicodedata.normalize("NFKC", text))
     except AmbiguousMoveError as error:
-        raise AmbiguousEntryError(str(error), text, board, _candidates(board, str(error))) from error
+        raise AmbiguousEntryError(str(error), text, board, list(error.candidates)) from error
     except IllegalMoveError as error:
         reasons, code = _reasons_from_message(board, str(error))
         raise IllegalEntryError(str(error), text, text, reasons, code) from error
@@ -131,21 +131,6 @@ def read_move(board: Board, text: str) -> Move:
 
 
 _LANGS: tuple[Language, ...] = ("en", "ja", "zh-hant", "zh-hans")
-
-
-def _candidates(board: Board, message: str) -> list[Move]:
-    """The moves an ambiguity error lists (``could be 5b5a, 4b5a``)."""
-    found = re.search(r"could be ([^;)]*)", message)
-    moves = []
-    if found:
-        for word in found.group(1).replace(",", " ").split():
-            try:
-                move = Move.from_usi(word)
-            except InvalidMoveError:
-                continue
-            if board.is_legal(move):
-                moves.append(move)
-    return moves
 
 
 # The core's reasons (shogiban.rules.illegal_reason) as the notation modules quote them in their

@@ -4,6 +4,7 @@ websocket helpers."""
 from __future__ import annotations
 
 import asyncio
+import os
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -56,6 +57,39 @@ class StandInEngine:
 
     async def close(self) -> None:
         """Nothing to stop."""
+
+
+POSTGRES_URL_VARIABLE = "SHOGIBAN_TEST_POSTGRES_URL"
+
+
+def postgres_url() -> str:
+    """An empty PostgreSQL database for one test, from ``$SHOGIBAN_TEST_POSTGRES_URL`` (set by
+    ``.ci/run``, which starts Debian's PostgreSQL); the test skips when there is none."""
+    url = os.environ.get(POSTGRES_URL_VARIABLE)
+    if not url:
+        pytest.skip(f"PostgreSQL tests need ${POSTGRES_URL_VARIABLE} (e.g. postgresql+psycopg://user:pw@localhost/db)")
+    pytest.importorskip("psycopg", reason="PostgreSQL tests need the psycopg driver (the test extra)")
+    from sqlalchemy import create_engine
+    from sqlalchemy.exc import OperationalError
+
+    from shogiban.web.store import Base
+
+    engine = create_engine(url)
+    try:
+        Base.metadata.drop_all(engine)
+    except OperationalError as error:
+        pytest.fail(f"${POSTGRES_URL_VARIABLE} is set but PostgreSQL cannot be reached: {error}")
+    finally:
+        engine.dispose()
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def durable_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """A database that outlives a server: a SQLite file, and PostgreSQL when available."""
+    if request.param == "postgresql":
+        return postgres_url()
+    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
 
 
 @pytest.fixture

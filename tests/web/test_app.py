@@ -523,9 +523,9 @@ class FakeTime:
         return self.now
 
 
-def test_restart_restores_games_and_clocks(make_client: Callable[..., TestClient], tmp_path: Path,
+def test_restart_restores_games_and_clocks(make_client: Callable[..., TestClient], durable_url: str,
                                            engine: StandInEngine) -> None:
-    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    url = durable_url
     clock = FakeTime(1_000_000.0)
     first = make_client(url, now=clock)
     engine.script = ["3c3d"]
@@ -552,8 +552,8 @@ def test_restart_restores_games_and_clocks(make_client: Callable[..., TestClient
         assert play(ws, "2g2f", 2)["type"] == "move"
 
 
-def test_restart_finishes_games_whose_time_ran_out(make_client: Callable[..., TestClient], tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+def test_restart_finishes_games_whose_time_ran_out(make_client: Callable[..., TestClient], durable_url: str) -> None:
+    url = durable_url
     clock = FakeTime(2_000_000.0)
     first = make_client(url, now=clock)
     game = new_game(first, mode="local", time={"main": 10})
@@ -566,9 +566,9 @@ def test_restart_finishes_games_whose_time_ran_out(make_client: Callable[..., Te
     assert state["outcome"]["winner"] == "w"
 
 
-def test_restart_resumes_the_engines_turn(make_client: Callable[..., TestClient], tmp_path: Path,
+def test_restart_resumes_the_engines_turn(make_client: Callable[..., TestClient], durable_url: str,
                                          engine: StandInEngine) -> None:
-    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    url = durable_url
     first = make_client(url, engines=None)
     # Without an engine the game waits for it; a server with one carries on.
     game = new_game(first, mode="local")

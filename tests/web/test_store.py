@@ -10,6 +10,8 @@ import pytest
 
 from shogiban.web.store import GameStore, StoredGame, default_database_url
 
+from tests.web.conftest import postgres_url
+
 
 def stored(game_id: str = "g1", **changes: Any) -> StoredGame:
     values: dict[str, Any] = {
@@ -21,9 +23,12 @@ def stored(game_id: str = "g1", **changes: Any) -> StoredGame:
     return StoredGame(**values)
 
 
-@pytest.fixture(params=["memory", "file"])
+@pytest.fixture(params=["memory", "file", "postgresql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
-    url = "sqlite://" if request.param == "memory" else f"sqlite:///{tmp_path / 'g.sqlite3'}"
+    if request.param == "postgresql":
+        url = postgres_url()
+    else:
+        url = "sqlite://" if request.param == "memory" else f"sqlite:///{tmp_path / 'g.sqlite3'}"
     created = GameStore(url)
     yield created
     created.close()

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import JSON, Float, ForeignKey, Integer, String, create_engine, delete, event, select, update
+from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text, create_engine, delete, event, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -46,7 +46,7 @@ class GameRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created_at: Mapped[float] = mapped_column(Float)
     updated_at: Mapped[float] = mapped_column(Float)
-    start_sfen: Mapped[str] = mapped_column(String(200))
+    start_sfen: Mapped[str] = mapped_column(Text)
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     black_token: Mapped[str | None] = mapped_column(String(64), nullable=True)

@@ -7,7 +7,7 @@ wheel instead of failing the install.  ``SHOGIBAN_PURE_PYTHON=1`` at build time 
 * Regular wheels (``pip install .``, ``pip wheel .``) get the compiled module added under
   ``shogiban/`` and a platform tag.
 * Editable installs (``pip install -e .``) import the package from ``src/``, so the module is
-  compiled there in place (reinstall after editing ``_speedups.c``).
+  compiled there in place (reinstall after editing the C files in ``_speedups_c/``).
 
 setuptools is used only as a compiler driver: it knows each platform's compiler and flags.
 """
@@ -24,11 +24,14 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 MODULE = "shogiban._speedups"
-SOURCE = Path("src", "shogiban", "_speedups.c")
+# Every ``*.c`` here is compiled into the one module, with the folder on the include path for its
+# headers.  (Not named ``_speedups/``: without a compiled module, ``from shogiban import _speedups``
+# would import that folder as an empty namespace package instead of failing.)
+SOURCE_DIR = Path("src", "shogiban", "_speedups_c")
 
 
 class SpeedupsBuildHook(BuildHookInterface):
-    """Compile ``src/shogiban/_speedups.c``; on failure warn and build a pure-Python wheel."""
+    """Compile ``src/shogiban/_speedups_c/*.c``; on failure warn and build a pure-Python wheel."""
 
     PLUGIN_NAME = "custom"
     _temp: str | None = None
@@ -38,7 +41,7 @@ class SpeedupsBuildHook(BuildHookInterface):
         if self.target_name != "wheel":
             return
         root = Path(self.root)
-        package_dir = root / SOURCE.parent
+        package_dir = root / SOURCE_DIR.parent
         if version == "editable":
             # A module compiled from older source must not shadow the pure-Python fallback.
             for stale in package_dir.glob("_speedups.*"):
@@ -76,14 +79,17 @@ def _compile(root: Path, work: Path) -> Path | str:
         from setuptools.errors import BaseError, CCompilerError
     except ImportError as exc:
         return f"setuptools is unavailable: {exc}"
+    sources = sorted(str(SOURCE_DIR / path.name) for path in (root / SOURCE_DIR).glob("*.c"))
+    if not sources:
+        return f"no C sources in {SOURCE_DIR}"
     flags = ["/O2"] if sys.platform == "win32" else ["-O2"]
-    extension = Extension(MODULE, sources=[str(SOURCE)], extra_compile_args=flags)
+    extension = Extension(MODULE, sources=sources, include_dirs=[str(SOURCE_DIR)], extra_compile_args=flags)
     command = build_ext(Distribution({"name": "shogiban", "ext_modules": [extension]}))
     command.build_lib = str(work / "lib")
     command.build_temp = str(work / "temp")
     cwd = os.getcwd()
     try:
-        os.chdir(root)  # relative source path: object files land under build_temp, not beside it
+        os.chdir(root)  # relative source paths: object files land under build_temp, not beside them
         command.ensure_finalized()
         command.run()
     except (BaseError, CCompilerError, OSError) as exc:

@@ -9,6 +9,9 @@ dispatch to C as well).
 Push/pop and SFEN: after every compiled push and pop the whole state (every attribute the engine,
 the solver and the rules read) equals, with the same Python types, what the Python methods
 produce; compiled SFEN set-up and writing give the same boards, strings and error messages.
+
+The module is compiled from the C files in ``src/shogiban/_speedups_c/``; these tests skip when it
+was not built.
 """
 
 from __future__ import annotations

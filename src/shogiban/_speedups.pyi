@@ -1,4 +1,4 @@
-"""Type stub of the optional C accelerator built from ``_speedups.c``."""
+"""Type stub of the optional C accelerator built from the C files in ``_speedups_c/``."""
 
 from collections.abc import Callable, Sequence
 from typing import Any

@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.conftest import postgres_url
 
 from shogiban.web.store import GameStore, StoredGame, default_database_url
-
-from tests.web.conftest import postgres_url
 
 
 def stored(game_id: str = "g1", **changes: Any) -> StoredGame:

@@ -36,8 +36,8 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
     "shogiban._speedups",
-    "Compiled legal move generation for shogiban.position.Position (optional; same results as the "
-    "pure-Python code).",
+    "Compiled legal move generation, push/pop and SFEN for shogiban's rules core (optional; the "
+    "same results as the pure-Python code).",
     -1,
     methods,
     NULL,

@@ -71,7 +71,7 @@ class Engine:
 
         Blocks until a limit is reached or *stop* is set (it then returns within about 50 ms).
         Declares an entering-king win when the board's rule allows it, and resigns (``move``
-        None) only without a legal move or, at levels 4 and up, against a certain short mate.
+        None) only without a legal move or, at levels 5 and up, against a certain short mate.
         """
         with self._lock:
             return self._search(board, limits, stop, on_info)

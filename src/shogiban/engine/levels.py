@@ -1,7 +1,14 @@
 """Strength levels 1 (beginner) to 8 (strongest): what each may search and how it errs.
 
-Levels differ in depth, in the noise added to the evaluation, in how often a capture at the root
-goes unseen and in the share of the clock they use; level 8 searches as deep as the time allows.
+Levels 1 to 7 search to a fixed depth, so they play alike at any time control that lets them
+finish; they differ in depth, in the noise added to the evaluation, in how often a capture at
+the root goes unseen and in how often level 6 looks a ply less.  Level 8 searches as deep as
+the time allows.
+
+The spacing is measured, not guessed: at 1 s a move each level scores at least 70% against the
+one below (``benchmarks/strength.md``).  One more ply is worth far more at shallow depth (2
+plies beat 1 in every game) than deep (4 against 3 scored 70%), so the lower levels split the
+1-ply searcher by noise and oversights, and the upper ones are a ply or more apart.
 """
 
 from __future__ import annotations
@@ -42,11 +49,11 @@ LEVELS: dict[int, LevelProfile] = {
     # level, depth, nodes, noise, miss capture, quiescence, time factor, max time, resigns, hurry
     1: LevelProfile(1, 1, None, 400, 0.40, 0, 1.0, 0.3, False),
     2: LevelProfile(2, 1, None, 150, 0.15, 1, 1.0, 0.5, False),
-    3: LevelProfile(3, 1, None, 0, 0.0, 8, 1.0, 1.0, False),
-    4: LevelProfile(4, 2, None, 0, 0.0, 8, 1.0, 2.0, True),
-    5: LevelProfile(5, 3, None, 0, 0.0, 8, 1.0, None, True, hurry=0.4),
-    6: LevelProfile(6, 4, None, 0, 0.0, 10, 0.25, None, True),
-    7: LevelProfile(7, None, None, 0, 0.0, 10, 0.45, None, True),
+    3: LevelProfile(3, 1, None, 130, 0.08, 8, 1.0, 1.0, False),
+    4: LevelProfile(4, 1, None, 0, 0.0, 8, 1.0, 1.0, False),
+    5: LevelProfile(5, 2, None, 0, 0.0, 8, 1.0, 2.0, True),
+    6: LevelProfile(6, 3, None, 0, 0.0, 8, 1.0, None, True, hurry=0.4),
+    7: LevelProfile(7, 4, None, 0, 0.0, 10, 1.0, None, True),
     8: LevelProfile(8, None, None, 0, 0.0, 12, 1.0, None, True),
 }
 

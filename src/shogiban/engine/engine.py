@@ -142,12 +142,10 @@ class Engine:
 
     def _plan(self, limits: SearchLimits, board: Board) -> TimePlan:
         prof = self._profile
-        plan = plan_time(limits, ply=board.move_number - 1, time_factor=prof.time_factor)
+        plan = plan_time(limits, ply=board.move_number - 1)
         if plan.soft is None or plan.hard is None or plan.exact:
             return plan
         soft, hard = plan.soft, plan.hard
-        if prof.time_factor < 1.0:
-            hard = min(hard, soft * 1.5)  # a level that thinks less keeps to its share
         if prof.max_time is not None:
             soft = min(soft, prof.max_time)
             hard = min(hard, max(soft, prof.max_time))

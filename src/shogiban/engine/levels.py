@@ -35,8 +35,6 @@ class LevelProfile:
     """Chance that each capture at the root goes unseen (a beginner's oversight)."""
     qsearch_plies: int
     """Quiescence depth: how far captures are followed after the nominal depth."""
-    time_factor: float
-    """Share of the planned thinking time this level uses."""
     max_time: float | None
     """Seconds per move at most (None: what the clock allows)."""
     resigns: bool
@@ -46,15 +44,15 @@ class LevelProfile:
 
 
 LEVELS: dict[int, LevelProfile] = {
-    # level, depth, nodes, noise, miss capture, quiescence, time factor, max time, resigns, hurry
-    1: LevelProfile(1, 1, None, 400, 0.40, 0, 1.0, 0.3, False),
-    2: LevelProfile(2, 1, None, 150, 0.15, 1, 1.0, 0.5, False),
-    3: LevelProfile(3, 1, None, 130, 0.08, 8, 1.0, 1.0, False),
-    4: LevelProfile(4, 1, None, 0, 0.0, 8, 1.0, 1.0, False),
-    5: LevelProfile(5, 2, None, 0, 0.0, 8, 1.0, 2.0, True),
-    6: LevelProfile(6, 3, None, 0, 0.0, 8, 1.0, None, True, hurry=0.4),
-    7: LevelProfile(7, 4, None, 0, 0.0, 10, 1.0, None, True),
-    8: LevelProfile(8, None, None, 0, 0.0, 12, 1.0, None, True),
+    # level, depth, nodes, noise, miss capture, quiescence, max time, resigns, hurry
+    1: LevelProfile(1, 1, None, 400, 0.40, 0, 0.3, False),
+    2: LevelProfile(2, 1, None, 150, 0.15, 1, 0.5, False),
+    3: LevelProfile(3, 1, None, 130, 0.08, 8, 1.0, False),
+    4: LevelProfile(4, 1, None, 0, 0.0, 8, 1.0, False),
+    5: LevelProfile(5, 2, None, 0, 0.0, 8, 2.0, True),
+    6: LevelProfile(6, 3, None, 0, 0.0, 8, None, True, hurry=0.4),
+    7: LevelProfile(7, 4, None, 0, 0.0, 10, None, True),
+    8: LevelProfile(8, None, None, 0, 0.0, 12, None, True),
 }
 
 

@@ -53,7 +53,7 @@ def plan_time(limits: SearchLimits, *, ply: int = 0, time_factor: float = 1.0) -
 
     :param limits: the search limits (``movetime`` wins over the clock when both are given).
     :param ply: plies played in the game so far (spread the main time over the moves left).
-    :param time_factor: scale of the soft target (lower levels think less); never raises the
+    :param time_factor: scale of the soft target (below 1, think less than the clock allows); never raises the
         hard limit above what the clock allows.
     """
     if limits.infinite:

@@ -1,7 +1,8 @@
 """Where the test data lives (a plain module, importable from any test directory).
 
 ``shared_data_dir()`` is the shared corpus (``../shared/data`` beside the checkout, as CI has it,
-or ``$SHOGIBAN_SHARED_DATA``); GPL-licensed files stay there.
+or ``$SHOGIBAN_SHARED_DATA``; ``SHOGIBAN_SHARED_DATA=none`` hides it, as on a fresh clone with nothing
+beside it); GPL-licensed files stay there.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ TEST_DATA = Path(__file__).resolve().parent / "data"
 def shared_data_dir() -> Path | None:
     """``$SHOGIBAN_SHARED_DATA`` or ``../shared/data`` next to the repository, if present."""
     env = os.environ.get("SHOGIBAN_SHARED_DATA")
+    if env == "none":
+        return None
     candidates = [Path(env)] if env else []
     candidates.append(ROOT.parent / "shared" / "data")
     for candidate in candidates:

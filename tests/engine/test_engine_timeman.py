@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shogiban.engine import SearchLimits, plan_time
-from shogiban.engine.timeman import MINIMUM, MOVE_OVERHEAD, moves_to_go
+from shogiban.engine.timeman import HARD_FACTOR, MINIMUM, MOVE_OVERHEAD, moves_to_go
 
 
 def test_infinite_and_pure_depth_have_no_time_limit() -> None:
@@ -95,3 +95,16 @@ def test_plans_never_overrun_the_clock(main: float, byoyomi: float, increment: f
     available = main + byoyomi
     # Always inside what the clock holds now, minus a margin (the increment comes later).
     assert plan.hard <= max(MINIMUM, available - min(MOVE_OVERHEAD, available * 0.3)) + 1e-9
+    # An iteration may overrun the target only as far as the search would stretch it.
+    assert plan.hard <= plan.soft * HARD_FACTOR + 1e-9
+
+
+@pytest.mark.parametrize("limits", [SearchLimits(time_left=60.0, byoyomi=2.0),
+                                    SearchLimits(time_left=60.0, increment=2.0)])
+def test_the_hard_limit_stays_proportionate_at_60_s_plus_2_s(limits: SearchLimits) -> None:
+    """A hard limit of four times the target let one move think 10.5 s in silence at 60 s + 2 s."""
+    plan = plan_time(limits, ply=0)
+    assert plan.soft is not None
+    assert plan.hard is not None
+    assert plan.hard <= HARD_FACTOR * plan.soft + 1e-9
+    assert plan.hard < 7.0

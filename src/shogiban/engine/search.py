@@ -577,6 +577,8 @@ class Searcher:
                     self.settled = False  # not every root move was searched at this depth
                 elif last is None:
                     last = self.info(depth, None, best_pv, complete=False)  # stopped before any score
+                else:  # the last iteration's answer stands: report it with the nodes and time spent
+                    last = self.info(last.depth, best_score, best_pv)
                 break
             if code != best_code and depth > 1:
                 stretch = min(2.0, stretch * 1.4)  # the best move changed: think longer

@@ -328,6 +328,9 @@ class GoCommand:
     mate: float | None = None
     """``go mate``: its time limit in seconds, or ``math.inf`` for ``infinite``; None if not a mate search."""
     searchmoves: tuple[Move, ...] = ()
+    started: float | None = None
+    """Not a ``go`` argument: when the server received ``go`` (or ``ponderhit``), on its clock;
+    time limits count from there."""
 
     def update_clock(self, other: GoCommand) -> None:
         """Take the clock fields that *other* sets (``ponderhit btime ...``, a ShogiHome extension)."""

@@ -18,6 +18,9 @@ from shogiban.engine.limits import SearchLimits
 
 #: Seconds kept back from every clock budget for stopping, returning and sending the move.
 MOVE_OVERHEAD = 0.25
+#: The share of a short budget kept back instead (120 ms of a 300 ms byoyomi, as YaneuraOu's
+#: default network delay): a loaded machine delays the answer by tens of milliseconds.
+OVERHEAD_FRACTION = 0.4
 #: Seconds kept back from an exact ``movetime`` (the caller asked for that budget exactly).
 MOVETIME_OVERHEAD = 0.04
 #: The least any plan gives, so that a move is always found.
@@ -48,7 +51,7 @@ def moves_to_go(ply: int) -> int:
 
 def overhead(budget: float) -> float:
     """Safety margin taken from a clock budget: the fixed overhead, less for tiny budgets."""
-    return min(MOVE_OVERHEAD, budget * 0.3)
+    return min(MOVE_OVERHEAD, budget * OVERHEAD_FRACTION)
 
 
 def plan_time(limits: SearchLimits, *, ply: int = 0, time_factor: float = 1.0) -> TimePlan:

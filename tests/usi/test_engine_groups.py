@@ -161,3 +161,65 @@ def test_an_engine_and_its_child_die_with_a_client_killed_outright(fake: FakeFac
     finally:
         kill_leftovers(pids)
         client.stdout.close()
+
+
+def _children(root: int) -> list[int]:
+    """Every process below *root*, from the parent links in /proc."""
+    links: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            links.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        for child in links.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+def test_the_match_runners_engines_die_with_it(tmp_path: Path) -> None:
+    """``shogiban match builtin:8 builtin:8``: each side is a ``shogiban usi`` subprocess."""
+    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "shogiban", "match", "builtin:8", "builtin:8", "--byoyomi", "60", "--games", "1",
+         "--out", str(tmp_path)], env=env, stdout=subprocess.DEVNULL,
+    )
+    tree: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        engines: list[int] = []
+        while time.monotonic() < deadline:
+            engines = [pid for pid in _children(runner.pid) if "shogiban.usi.server" in _cmdline(pid)]
+            if len(engines) == 2 and max(_cpu_seconds(pid) for pid in engines) >= 0.5:
+                break
+            time.sleep(0.1)
+        assert len(engines) == 2, "the match did not start its two engines"
+        tree = _children(runner.pid)
+        runner.kill()
+        runner.wait(timeout=10)
+        assert gone_within(tree), f"left running: {[_cmdline(p) for p in tree if alive(p)]}"
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait()
+        kill_leftovers(tree)
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""

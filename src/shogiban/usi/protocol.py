@@ -143,7 +143,7 @@ class InfoQueue:
         self.limit = limit
         self._items: collections.deque[InfoDict] = collections.deque()
         self._closed = False
-        self._waiter: asyncio.Future[None] | None = None
+        self._changed = asyncio.Event()
 
     def put(self, info: InfoDict) -> None:
         """Add *info* (dropping older ones if the reader lags)."""
@@ -169,8 +169,7 @@ class InfoQueue:
         self._wake()
 
     def _wake(self) -> None:
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
+        self._changed.set()
 
     def empty(self) -> bool:
         """Whether nothing waits to be read."""
@@ -184,11 +183,8 @@ class InfoQueue:
         while not self._items:
             if self._closed:
                 return None
-            self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
+            self._changed.clear()
+            await self._changed.wait()
         return self._items.popleft()
 
 
@@ -463,7 +459,7 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         """Kill the engine and everything it forked (its process group)."""
         if self._group is not None:
             kill_group(self._group)
-        elif self.transport is not None and self.transport.get_returncode() is None:
+        if self.transport is not None and self.transport.get_returncode() is None:
             with contextlib.suppress(ProcessLookupError):
                 self.transport.kill()
 
@@ -472,7 +468,8 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         group, self._group = self._group, None
         if group is not None:
             kill_group(group)  # safe after the leader exited: a group's id is not reused while it has members
-            reaper().unregister(group)
+            with contextlib.suppress(OSError):  # only a helper to restart: nothing is left to watch
+                reaper().unregister(group)
 
     async def kill(self, error: EngineError | None = None) -> None:
         """Kill the engine process (and whatever it forked) and reap it; then pending and later
@@ -874,7 +871,10 @@ async def popen_usi(
     )
     if os.name == "posix":
         protocol._group = transport.get_pid()
-        reaper().register(protocol._group)
+        try:
+            reaper().register(protocol._group)
+        except OSError as error:  # no helper process (out of processes?): the engine still works
+            LOGGER.warning("%s: cannot watch the engine's process group: %s", protocol.name, error)
         if transport.get_returncode() is not None:  # died at once: nothing of it may be left behind
             protocol._end_group()
     protocol.name = os.path.basename(args[0]) if args else "engine"

@@ -18,6 +18,7 @@ from shogiban.usi.model import InfoDict
 from shogiban.usi.protocol import (
     MAX_LINE_BYTES,
     MAX_MULTIPV,
+    MAX_OPTIONS,
     MAX_QUEUED_INFOS,
     MAX_WARNINGS,
     STDERR_LINE_CHARS,
@@ -173,3 +174,21 @@ def test_stderr_and_multipv_floods_stay_bounded(caplog: pytest.LogCaptureFixture
         asyncio.run(main())
     warnings = [record for record in caplog.records if record.levelno == logging.WARNING]
     assert len(warnings) <= MAX_WARNINGS + 1, [record.getMessage() for record in warnings]
+
+
+def test_a_handshake_flood_keeps_a_bounded_id_and_option_table(fake: FakeFactory) -> None:
+    engine_fake = fake(f"""\
+        < usi
+        > id name Flooder
+        repeat 3000 id extra something
+        repeat 3000 option name broken
+        > option name Hash type spin default 16 min 1 max 1024
+        {"".join(f"> option name Opt{n} type check default true{chr(10)}" for n in range(MAX_OPTIONS + 50))}
+        > usiok
+        < quit
+        """)
+    with SimpleEngine.popen_usi(engine_fake.command) as engine:
+        assert engine.id == {"name": "Flooder"}
+        assert len(engine.options) == MAX_OPTIONS
+        assert engine.options["Hash"].max == 1024
+    engine_fake.assert_complete()

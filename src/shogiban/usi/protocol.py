@@ -66,7 +66,10 @@ each principal variation is kept."""
 MAX_MULTIPV = 256
 """Principal variations tracked per search; ``info multipv`` ranks above it are ignored."""
 MAX_WARNINGS = 5
-"""Unreadable ``info`` lines logged per search (an engine could send millions)."""
+"""Unreadable ``info`` lines logged per search, bad ``option`` lines per handshake (an engine could
+send millions)."""
+MAX_OPTIONS = 1024
+"""Options kept from the handshake (engines declare a few dozen)."""
 STDERR_LINE_CHARS = 300
 """Characters kept of each stderr line quoted in error messages."""
 
@@ -495,17 +498,26 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         :raises EngineError: if ``usiok`` does not come within :attr:`isready_timeout`.
         """
 
+        problems = 0
+
         def on_line(word: str, args: str) -> None:
+            nonlocal problems
             if word == "id":
                 key, _, value = args.partition(" ")
-                self.id[key] = value.strip()
+                if key in ("name", "author"):  # USI has no other id: others are not kept
+                    self.id[key] = value.strip()
                 if key == "name" and value.strip():
                     self.name = value.strip()
             elif word == "option":
                 try:
-                    self.options.add(parse_option(args))
+                    option = parse_option(args)
+                    if len(self.options) >= MAX_OPTIONS and option.name not in self.options:
+                        raise EngineError(f"more than {MAX_OPTIONS} options declared; ignoring {option.name[:80]!r}")
+                    self.options.add(option)
                 except EngineError as error:
-                    LOGGER.warning("%s: %s", self.name, error)
+                    problems += 1
+                    if problems <= MAX_WARNINGS:
+                        LOGGER.warning("%s: %s", self.name, error)
 
         async with self._lock:
             await self._expect("usi", "usiok", self.isready_timeout, on_line)

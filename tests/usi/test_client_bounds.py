@@ -192,3 +192,32 @@ def test_a_handshake_flood_keeps_a_bounded_id_and_option_table(fake: FakeFactory
         assert len(engine.options) == MAX_OPTIONS
         assert engine.options["Hash"].max == 1024
     engine_fake.assert_complete()
+
+
+def test_pvs_are_checked_when_read_and_cut_before_an_illegal_move(fake: FakeFactory) -> None:
+    engine_fake = fake(HANDSHAKE + READY + """\
+        < position startpos
+        < go depth 2
+        > info depth 1 score cp 1 pv 2g2f 2g2f
+        > info depth 2 score cp 2 pv 7g7f 3c3d 7g7f 8c8d
+        > bestmove 7g7f
+        < position startpos
+        < go infinite
+        > info depth 1 score cp 3 pv 7g7f 7g7f
+        > info depth 2 score cp 4 pv 7g7g 3c3d
+        < stop
+        > bestmove 7g7f
+        < quit
+        """)
+    with SimpleEngine.popen_usi(engine_fake.command) as engine:
+        result = engine.play(Board(), Limit(depth=2))
+        assert result.info["pv"] == [Move.from_usi("7g7f"), Move.from_usi("3c3d")]
+        analysis = engine.analysis(Board())
+        first = analysis.get()
+        assert first["pv"] == [Move.from_usi("7g7f")]
+        second = analysis.get()
+        assert second["pv"] == []  # 7g7g is not a move at all
+        analysis.stop()
+        assert analysis.wait().move == Move.from_usi("7g7f")
+        assert analysis.info["score"] == Score(cp=4)
+    engine_fake.assert_complete()

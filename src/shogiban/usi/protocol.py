@@ -37,6 +37,7 @@ from shogiban.errors import EngineError, EngineTerminatedError
 from shogiban.usi.model import InfoDict, Limit, MateResult, Options, PlayResult, Seconds, to_ms, to_seconds
 from shogiban.usi.wire import (
     BestMove,
+    legal_prefix,
     parse_bestmove,
     parse_checkmate,
     parse_info,
@@ -223,7 +224,8 @@ class _Search:
             return
         if command == "info":
             try:
-                info = parse_info(args, self.board, strict=False)
+                # The pv is checked when it is read (checked()): most lines are superseded unread.
+                info = parse_info(args, self.board, strict=False, check_pv=False)
             except EngineError as error:
                 self.warn("ignoring info line %r: %s", args[:200], error)
                 return
@@ -241,6 +243,19 @@ class _Search:
             self.done.set_result((command, args))
             if self.queue is not None:
                 self.queue.close()
+
+    def checked(self, info: InfoDict) -> InfoDict:
+        """*info* with its pv cut before the first move that is illegal in the searched position."""
+        pv = info.get("pv")
+        if not pv:
+            return info
+        legal, illegal = legal_prefix(self.board, pv)
+        if illegal is None:
+            return info
+        self.warn("pv cut short before the illegal move %r", illegal.usi())
+        copy = info.copy()
+        copy["pv"] = legal
+        return copy
 
     def fail(self, error: EngineError) -> None:
         if not self.done.done():
@@ -345,7 +360,10 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         for raw in buffer.feed(data):
             line = decode_line(raw)
             if fd == 1:
-                self._line_received(line)
+                try:
+                    self._line_received(line)
+                except (EngineError, ValueError) as error:  # one bad line must not lose the rest
+                    LOGGER.warning("%s: ignoring the line %r: %s", self.name, line[:200], error)
             else:
                 LOGGER.debug("%s stderr: %s", self.name, line)
                 self.stderr_tail.append(line[:STDERR_LINE_CHARS])
@@ -679,7 +697,7 @@ class UsiProtocol(asyncio.SubprocessProtocol):
             finally:
                 self._search = None
             best = parse_bestmove(args, search.board)
-            result = _play_result(best, search.info)
+            result = _play_result(best, search.checked(search.info))
             if ponder and result.move is not None and result.ponder is not None:
                 after = board.copy()
                 after.push(result.move)
@@ -783,12 +801,13 @@ class AnalysisResult:
     @property
     def info(self) -> InfoDict:
         """Everything the engine said about its best line so far."""
-        return self._search.info
+        return self._search.checked(self._search.info)
 
     @property
     def multipv(self) -> list[InfoDict]:
         """The latest info of each principal variation, best first."""
-        return [self._search.multipv[k] for k in sorted(self._search.multipv)] or [self._search.info]
+        search = self._search
+        return [search.checked(search.multipv[k]) for k in sorted(search.multipv)] or [search.checked(search.info)]
 
     def stop(self) -> None:
         """Ask the engine to stop (it answers ``bestmove``, which :meth:`wait` returns)."""
@@ -803,7 +822,7 @@ class AnalysisResult:
         finally:
             if self._protocol._search is self._search:
                 self._protocol._search = None
-        return _play_result(parse_bestmove(args, self._search.board), self._search.info)
+        return _play_result(parse_bestmove(args, self._search.board), self._search.checked(self._search.info))
 
     async def get(self) -> InfoDict:
         """The next info dict.
@@ -820,7 +839,7 @@ class AnalysisResult:
             if self._search.done.done() and self._search.done.exception() is not None:
                 raise self._search.done.exception()  # type: ignore[misc]
             raise AnalysisComplete
-        return item
+        return self._search.checked(item)
 
     def empty(self) -> bool:
         """Whether no info is waiting to be read."""

@@ -14,19 +14,9 @@ from usi_fakes import HANDSHAKE, Fake
 
 from shogiban import Board, Move
 from shogiban.usi import Limit, Score, SimpleEngine
+from shogiban.usi.buffers import MAX_LINE_BYTES, MAX_QUEUED_INFOS, InfoQueue, LineBuffer
 from shogiban.usi.model import InfoDict
-from shogiban.usi.protocol import (
-    MAX_LINE_BYTES,
-    MAX_MULTIPV,
-    MAX_OPTIONS,
-    MAX_QUEUED_INFOS,
-    MAX_WARNINGS,
-    STDERR_LINE_CHARS,
-    InfoQueue,
-    LineBuffer,
-    UsiProtocol,
-    _Search,
-)
+from shogiban.usi.protocol import MAX_MULTIPV, MAX_OPTIONS, MAX_WARNINGS, STDERR_LINE_CHARS, UsiProtocol, _Search
 
 FakeFactory = Callable[[str], Fake]
 

@@ -73,7 +73,8 @@ def client(megabytes: float, mode: str) -> None:
                         time.sleep(0.001)
             assert seen > 0
         elapsed = time.perf_counter() - start
-    print(f"{mode:>8} {megabytes:>6.0f} MB of info: peak {peak_mb()[0]:.0f} MB (baseline {baseline:.0f} MB), {elapsed:.1f} s")
+    peak = peak_mb()[0]
+    print(f"{mode:>8} {megabytes:>6.0f} MB of info: peak {peak:.0f} MB (baseline {baseline:.0f} MB), {elapsed:.1f} s")
 
 
 def main() -> None:

@@ -172,7 +172,8 @@ def test_the_default_search_timeout_is_generous_and_can_be_changed(fake: FakeFac
         # Under the default, a depth search gets the default; an explicit timeout wins over it.
         assert engine.protocol._deadline(Board(), Limit(depth=30), None) == DEFAULT_SEARCH_TIMEOUT
         assert engine.protocol._deadline(Board(), Limit(depth=30), 7.0) == 7.0
-        assert engine.protocol._deadline(Board(), Limit(byoyomi=2), None) == pytest.approx(2 + engine.protocol.stop_grace)
+        grace = engine.protocol.stop_grace
+        assert engine.protocol._deadline(Board(), Limit(byoyomi=2), None) == pytest.approx(2 + grace)
         assert engine.protocol._deadline(Board(), Limit(infinite=True), None) is None  # its caller stops it
     finally:
         engine.quit()

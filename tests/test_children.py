@@ -169,3 +169,77 @@ def test_reaper_script_ignores_junk_lines() -> None:
         capture_output=True, timeout=30, check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+@posix_only
+def test_worker_outlives_the_thread_that_started_it_but_not_its_parent() -> None:
+    """Linux sends the parent-death signal when the *thread* that started a child ends: a worker
+    started from a short-lived thread must not die then, only when the parent process does."""
+    parent, pids = _start_parent("""
+        import subprocess, sys, threading, time
+        code = "from shogiban.children import die_with_parent; import time; die_with_parent(); time.sleep(600)"
+        children = []
+        def start():
+            children.append(subprocess.Popen([sys.executable, "-c", code]))
+            time.sleep(1.0)  # the child arms its watch while this thread lives; then the thread ends
+        thread = threading.Thread(target=start)
+        thread.start()
+        thread.join()
+        time.sleep(1.0)
+        print(children[0].pid, flush=True)
+        time.sleep(600)
+    """)
+    try:
+        assert all(_alive(pid) for pid in pids), "the worker died with the thread that started it"
+        _kill_parent(parent)
+        assert _gone_within(pids, 10), "the worker outlived its parent"
+    finally:
+        _cleanup(pids)
+
+
+@posix_only
+def test_a_killed_reaper_is_replaced_by_one_that_watches_every_group() -> None:
+    reaper = Reaper()
+    program = subprocess.Popen(["sleep", "600"], **new_group_options())
+    try:
+        reaper.register(program.pid)
+        first = reaper.pid
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
+        assert _gone_within([first], 10)
+        other = subprocess.Popen(["sleep", "600"], **new_group_options())
+        try:
+            reaper.register(other.pid)  # starts a new helper, told about both groups
+            assert reaper.pid not in (None, first)
+            assert reaper.groups == {program.pid, other.pid}
+            reaper.close()  # the helper kills the groups still registered
+            assert _gone_within([program.pid, other.pid], 10), "a group registered before the restart lived on"
+        finally:
+            other.kill()
+            other.wait()
+    finally:
+        program.kill()
+        program.wait()
+
+
+@posix_only
+def test_a_forked_child_does_not_keep_the_reaper_from_seeing_its_parent_die() -> None:
+    parent, pids = _start_parent("""
+        import os, subprocess, time
+        from shogiban.children import new_group_options, reaper
+        program = subprocess.Popen(["sleep", "600"], **new_group_options())
+        reaper().register(program.pid)
+        forked = os.fork()
+        if forked == 0:  # a plain fork holds a copy of every descriptor, the reaper's pipe included
+            time.sleep(600)
+            os._exit(0)
+        print(program.pid, reaper().pid, forked, flush=True)
+        time.sleep(600)
+    """)
+    program, helper, forked = pids
+    try:
+        _kill_parent(parent)
+        assert _gone_within([program, helper], 10), "the forked child kept the reaper from acting"
+        assert _alive(forked)
+    finally:
+        _cleanup(pids)

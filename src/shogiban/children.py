@@ -36,15 +36,18 @@ from typing import IO, Any
 #: Seconds between two looks at the parent, where no sentinel is available.
 POLL_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+#: The parent-death signal.  Not SIGKILL: Linux sends it when the *thread* that started the child
+#: ends, not only when the parent process dies, so the handler checks that the parent is gone.
+PARENT_DEATH_SIGNAL = getattr(signal, "SIGRTMIN", signal.SIGTERM)
 
 
-def _set_parent_death_signal() -> bool:
-    """Ask Linux to kill this process when its parent thread ends; False where unsupported."""
+def _set_parent_death_signal(signum: int) -> bool:
+    """Ask Linux to send *signum* to this process when its parent thread ends; False where unsupported."""
     if not sys.platform.startswith("linux"):
         return False
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
+        return bool(libc.prctl(_PR_SET_PDEATHSIG, signum, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
 
@@ -54,14 +57,25 @@ def _watch(wait_for_parent: Any) -> None:
     os._exit(1)  # no cleanup: the parent that would have wanted it is gone
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent_pid: int | None = None) -> None:
     """Make this (child) process exit as soon as its parent dies.
 
     Call it at the start of a worker process.  Safe to call more than once.
+
+    :param parent_pid: the parent's pid, if known (multiprocessing children know it anyway); else
+        the parent at the time of the call.
     """
-    parent_pid = os.getppid()
-    _set_parent_death_signal()
     parent = multiprocessing.parent_process()
+    if parent_pid is None:
+        parent_pid = parent.pid if parent is not None and parent.pid is not None else os.getppid()
+    if threading.current_thread() is threading.main_thread():
+        # Signal handlers can only be set from the main thread; elsewhere the watch below suffices.
+        def on_parent_death(signum: int, frame: object) -> None:
+            if os.getppid() != parent_pid:  # else only the thread that started us ended
+                os._exit(1)
+
+        signal.signal(PARENT_DEATH_SIGNAL, on_parent_death)
+        _set_parent_death_signal(PARENT_DEATH_SIGNAL)
     if parent is not None and parent.sentinel is not None:
         # The sentinel becomes ready when the parent exits (a pipe on POSIX, a handle on Windows).
         sentinel = parent.sentinel
@@ -123,13 +137,15 @@ class Reaper:
     """Kills registered process groups when this process dies (POSIX; a no-op elsewhere).
 
     The helper process starts on the first :meth:`register`.  Registering is cheap (a line on a
-    pipe) and thread-safe.  Use :func:`reaper` for the process-wide instance.
+    pipe) and thread-safe.  The groups are also remembered here, so a helper that was killed is
+    replaced by one that watches them all.  Use :func:`reaper` for the process-wide instance.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._process: subprocess.Popen[str] | None = None
         self._owner_pid = os.getpid()
+        self._groups: set[int] = set()
 
     @property
     def supported(self) -> bool:
@@ -137,8 +153,8 @@ class Reaper:
         return os.name == "posix"
 
     def _pipe(self) -> IO[str] | None:
-        if self._owner_pid != os.getpid():  # inherited by a fork: that pipe is the parent's
-            self._process, self._owner_pid = None, os.getpid()
+        if self._owner_pid != os.getpid():  # inherited by a fork: that helper is the parent's
+            self._after_fork_in_child()
         process = self._process
         if process is None or process.poll() is not None:
             process = self._process = subprocess.Popen(
@@ -146,7 +162,26 @@ class Reaper:
                 stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 text=True, bufsize=1, **new_group_options(),
             )
+            if process.stdin is not None and self._groups:
+                process.stdin.write("".join(f"+{group}\n" for group in sorted(self._groups)))
         return process.stdin
+
+    def _after_fork_in_child(self) -> None:
+        """In a forked child: let go of the parent's helper without writing to it.
+
+        The child's copy of the pipe would keep the helper from seeing the parent's death, so it
+        is pointed at ``/dev/null`` (closing the file object could flush a half-written line).
+        """
+        process, self._process = self._process, None
+        self._owner_pid = os.getpid()
+        self._groups = set()
+        self._lock = threading.Lock()  # the parent's may have been held by another thread
+        if process is not None and process.stdin is not None:
+            with contextlib.suppress(OSError, ValueError):
+                null = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(null, process.stdin.fileno())
+                os.close(null)
+            process.returncode = 0  # not our child: never wait for it
 
     def _send(self, line: str) -> None:
         if not self.supported:
@@ -158,17 +193,25 @@ class Reaper:
             try:
                 pipe.write(line + "\n")
                 pipe.flush()
-            except (BrokenPipeError, ValueError):  # the reaper died: start another next time
+            except (BrokenPipeError, ValueError):  # the helper died: start another next time
                 self._process = None
 
     def register(self, group: int) -> None:
         """Kill process group *group* if this process dies before :meth:`unregister`."""
+        if self.supported:
+            self._groups.add(group)
         self._send(f"+{group}")
 
     def unregister(self, group: int) -> None:
         """*group* was stopped normally: forget it."""
+        self._groups.discard(group)
         if self._process is not None:
             self._send(f"-{group}")
+
+    @property
+    def groups(self) -> frozenset[int]:
+        """The groups registered now."""
+        return frozenset(self._groups)
 
     @property
     def pid(self) -> int | None:
@@ -179,6 +222,7 @@ class Reaper:
         """Stop the helper (it kills the groups still registered)."""
         with self._lock:
             process, self._process = self._process, None
+            self._groups = set()
         if process is not None and process.stdin is not None:
             with contextlib.suppress(OSError):
                 process.stdin.close()
@@ -192,6 +236,10 @@ _REAPER = Reaper()
 def reaper() -> Reaper:
     """The process-wide :class:`Reaper`."""
     return _REAPER
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=lambda: _REAPER._after_fork_in_child())
 
 
 __all__ = ["Reaper", "die_with_parent", "kill_group", "new_group_options", "reaper"]

@@ -33,7 +33,8 @@ def test_search_leaves_the_callers_board_alone() -> None:
 def test_depth_limit_and_info() -> None:
     infos: list[SearchInfo] = []
     result = Engine(seed=0).search(Board(MIDGAME), SearchLimits(depth=3), on_info=infos.append)
-    assert [i.depth for i in infos] == [1, 2, 3]
+    # Reports from inside a long iteration (a loaded machine) come besides the completed ones.
+    assert [i.depth for i in infos if i.complete] == [1, 2, 3]
     assert result.info is infos[-1]
     assert result.info.pv
     assert result.info.pv[0] == result.move
@@ -55,7 +56,7 @@ def test_stop_ends_an_infinite_search_quickly() -> None:
     began = time.perf_counter()
     handle.stop()
     result = handle.result(timeout=5)
-    assert time.perf_counter() - began < 0.1
+    assert time.perf_counter() - began < 1.0  # about 50 ms needed; a shared machine may stall
     assert handle.done()
     assert result.move in Board(MIDGAME).legal_moves
 

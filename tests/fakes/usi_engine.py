@@ -6,6 +6,9 @@ Usage: ``python usi_engine.py SCRIPT LOG``.  Script lines:
 * ``> text`` -- write a line (UTF-8); ``>hex HEX`` writes raw bytes (for bad encodings);
 * ``sleep SECONDS``, ``exit CODE`` (die at once), ``hang`` (stop reading and writing; sleep),
   ``close-stdout`` (close the output and keep running);
+* ``repeat N text`` -- write the line *text* N times (a flood);
+* ``spawn`` -- start a child process that sleeps for an hour (as engines fork helpers) and log
+  ``CHILD <pid>``;
 * ``#`` comments and blank lines are skipped;
 * ``@run N`` starts the section played by the N-th start of the engine with this log (so a
   restarted engine can behave differently).
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
 import time
 
@@ -82,6 +86,17 @@ def main() -> int:
             send((text + "\n").encode("utf-8"), text)
         elif step.startswith(">hex "):
             send(bytes.fromhex(step[5:]) + b"\n", step)
+        elif step.startswith("repeat "):
+            _, count, text = step.split(" ", 2)
+            block = (text + "\n").encode("utf-8") * 1000
+            for _ in range(int(count) // 1000):
+                out.write(block)
+            out.write((text + "\n").encode("utf-8") * (int(count) % 1000))
+            out.flush()
+            log.write(f"REPEATED {count}\n")
+        elif step == "spawn":
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+            log.write(f"CHILD {child.pid}\n")
         elif step.startswith("sleep "):
             time.sleep(float(step[6:]))
         elif step.startswith("exit "):

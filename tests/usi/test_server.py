@@ -85,7 +85,7 @@ def test_go_limits_for_the_side_to_move(usi: Harness, backend: StandInBackend) -
     usi.send("go movetime 20 depth 2 nodes 500")
     usi.wait_for("bestmove", 3)
     assert backend.limits == [
-        {"time_left": 30.0, "byoyomi": 0.0, "increment": 5.0},
+        {"time_left": 35.0, "byoyomi": 0.0, "increment": 5.0},  # the increment of this move may be spent
         {"time_left": 30.0, "byoyomi": 1.0, "increment": 0.0},
         {"movetime": 0.02, "depth": 2, "nodes": 500},
     ]
@@ -115,7 +115,7 @@ def test_ponder_hit_searches_again_with_the_clock(usi: Harness, backend: StandIn
     assert backend.limits == [{"infinite": True}]
     usi.send("ponderhit btime 36000 wtime 34000 binc 5000 winc 5000")
     usi.wait_for("bestmove")
-    assert backend.limits[1] == {"time_left": 34.0, "byoyomi": 0.0, "increment": 5.0}
+    assert backend.limits[1] == {"time_left": 39.0, "byoyomi": 0.0, "increment": 5.0}
     settle()
     assert len(usi.lines("bestmove")) == 1
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Callable
 
 from shogiban.board import Board
@@ -32,9 +33,13 @@ class Engine:
     :param level: strength, 1..8 (settable later through ``level``).
     :param hash_mb: size bound of the transposition table in megabytes.
     :param seed: seed of the random choices of the lower levels (None: from the system).
+    :param clock: the time source of time limits and reports (seconds; tests inject one).
     """
 
-    def __init__(self, level: int = 8, *, hash_mb: int = 64, seed: int | None = None) -> None:
+    def __init__(
+        self, level: int = 8, *, hash_mb: int = 64, seed: int | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self._profile: LevelProfile = profile(level)
         if not isinstance(hash_mb, int) or hash_mb < 1:
             raise ValueError(f"invalid hash size: {hash_mb!r} (expected a positive number of megabytes)")
@@ -43,6 +48,7 @@ class Engine:
         self._tt: dict[int, tuple[int, int, int, int]] = {}
         self._history: list[int] = [0] * 65536
         self._lock = threading.Lock()
+        self.clock = clock
 
     @property
     def level(self) -> int:
@@ -103,6 +109,9 @@ class Engine:
         codes = pos._legal_codes()
         if not codes:
             return SearchResult(move=None, ponder=None, declare_win=False, info=None)
+        if limits.searchmoves:
+            wanted = {move.code for move in limits.searchmoves if move.code in codes}
+            codes = [code for code in codes if code in wanted] or codes
         plan = self._plan(limits, pos)
         level_depth = prof.max_depth
         if level_depth is not None and level_depth > 1 and prof.hurry and self._rng.random() < prof.hurry:
@@ -120,6 +129,8 @@ class Engine:
             max_nodes=_tighter(limits.nodes, None if limits.infinite else prof.max_nodes),
             stop=stop,
             on_info=on_info,
+            clock=self.clock,
+            start=limits.started,
         )
         moves = self._root_moves(pos, codes)
         code, score, pv, info = searcher.think(moves)

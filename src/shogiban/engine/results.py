@@ -9,7 +9,8 @@ from shogiban.move import Move
 
 @dataclass
 class SearchInfo:
-    """Progress of a search after one completed iteration (USI ``info``)."""
+    """Progress of a search (USI ``info``): after each completed iteration, at least every second
+    in a long one, and the line of the move chosen, last."""
 
     depth: int
     """Nominal depth of the iteration, plies."""
@@ -27,6 +28,11 @@ class SearchInfo:
     """Mate in plies: positive when the side to move mates, negative when it is mated."""
     pv: list[Move] = field(default_factory=list)
     """Principal variation, starting with the best move."""
+    lowerbound: bool = False
+    """The score is only a lower bound (the move failed high in an interrupted iteration)."""
+    complete: bool = True
+    """Whether the iteration *depth* finished; False for a report from inside one (the best move
+    so far of an interrupted or long iteration)."""
 
 
 @dataclass

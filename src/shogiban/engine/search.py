@@ -38,6 +38,9 @@ _LATE_MOVES = (0, 14, 22, 36)
 _Z_WHITE = zobrist.WHITE_TO_MOVE
 #: Bytes one transposition-table entry costs in CPython (dict slot, int key, tuple of 4 ints).
 TT_ENTRY_BYTES = 200
+#: Seconds between two reports in a long iteration: GUIs show the last report as the engine's
+#: line, and a silent engine looks hung.
+INFO_INTERVAL = 1.0
 
 # Capture ordering (MVV-LVA): the victim's value first, the cheaper attacker first among equals.
 _VICTIM = [0] * 32
@@ -82,6 +85,8 @@ class Searcher:
         max_nodes: int | None,
         stop: threading.Event | None,
         on_info: Callable[[SearchInfo], None] | None,
+        clock: Callable[[], float] = time.perf_counter,
+        start: float | None = None,
     ) -> None:
         self.pos = board
         self.profile = profile
@@ -98,8 +103,15 @@ class Searcher:
         self.nodes = 0
         self.seldepth = 0
         self.next_poll = 0
-        self.start = time.perf_counter()
+        self.clock = clock
+        #: When this move's time began (the caller may have received ``go`` a while ago).
+        self.start = clock() if start is None else start
         self.deadline = self.start + plan.hard if plan.hard is not None else None
+        #: What the search would answer now: (code, score, pv, lowerbound), or None before any.
+        self.best: tuple[int, int, list[int], bool] | None = None
+        self.depth = 0
+        self.reported: SearchInfo | None = None
+        self.next_report = self.start + INFO_INTERVAL
         self.noise = profile.noise
         self.noise_key = rng.getrandbits(64) | 1
         self.qmax = profile.qsearch_plies
@@ -164,13 +176,35 @@ class Searcher:
             raise SearchStopped
         if self.stop is not None and self.stop.is_set():
             raise SearchStopped
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
+        now = self.clock()
+        if self.deadline is not None and now >= self.deadline:
             raise SearchStopped
+        if now >= self.next_report and self.on_info is not None:
+            self._report(self._current_info())
         self._poll_step()
 
     def elapsed(self) -> float:
         """Seconds since the search started."""
-        return time.perf_counter() - self.start
+        return self.clock() - self.start
+
+    def _report(self, info: SearchInfo) -> None:
+        """Send *info* to the caller (and wait :data:`INFO_INTERVAL` for the next progress report)."""
+        self.reported = info
+        self.next_report = self.clock() + INFO_INTERVAL
+        if self.on_info is not None:
+            self.on_info(info)
+
+    def _current_info(self) -> SearchInfo:
+        """A report from inside an iteration: the best move so far (found in this iteration, else
+        the last one), or only the progress before any."""
+        partial = self.partial
+        if partial is not None:
+            _, score, pv, lower = partial
+            return self.info(self.depth, score, pv, lowerbound=lower, complete=False)
+        if self.best is not None:
+            _, score, pv, lower = self.best
+            return self.info(max(1, self.depth - 1), score, pv, lowerbound=lower, complete=False)
+        return self.info(max(1, self.depth), None, [], complete=False)
 
     # -- evaluation and rules ------------------------------------------------------------------
 
@@ -500,14 +534,16 @@ class Searcher:
                 if score > alpha:
                     alpha = score
                     self.pv[0] = [code, *self.pv[1]]
-                    self.partial = (code, score, list(self.pv[0]))
+                    # A fail high is only a lower bound of the move's score.
+                    self.partial = (code, score, list(self.pv[0]), score >= beta)
                     if score >= beta:
                         break
         moves.remove(best_code)
         moves.insert(0, best_code)
         return best, best_code
 
-    partial: tuple[int, int, list[int]] | None = None
+    #: The best move of the iteration in progress: (code, score, pv, lowerbound).
+    partial: tuple[int, int, list[int], bool] | None = None
     #: Whether the answer of :meth:`think` comes from a completed iteration.
     settled = False
 
@@ -515,7 +551,9 @@ class Searcher:
         """Iterative deepening over the root *moves* until a limit is reached.
 
         Returns (best code, score, principal variation, last report).  When a limit interrupts an
-        iteration, the best move it completed wins over the previous iteration's choice.
+        iteration, the best move it completed wins over the previous iteration's choice.  The
+        last report sent to ``on_info`` is always the answer's own line and score (GUIs show it
+        as the engine's), and reports come at least every :data:`INFO_INTERVAL` seconds.
         """
         plan = self.plan
         best_code = moves[0]
@@ -526,6 +564,7 @@ class Searcher:
         score = 0
         for depth in range(1, self.max_depth + 1):
             self.partial = None
+            self.depth = depth
             try:
                 score, code = self._aspiration(moves, depth, score)
             except SearchStopped:
@@ -533,11 +572,13 @@ class Searcher:
                 # the new depth (the previous best comes first): it is the better choice, even
                 # with a lower score than the previous iteration gave (the old best may be refuted).
                 if self.partial is not None:
-                    best_code, best_score, best_pv = self.partial
-                    last = self.info(depth, best_score, best_pv)
+                    best_code, best_score, best_pv, lower = self.partial
+                    last = self.info(depth, best_score, best_pv, lowerbound=lower, complete=False)
                     self.settled = False  # not every root move was searched at this depth
                 elif last is None:
-                    last = self.info(depth, best_score, best_pv)
+                    last = self.info(depth, None, best_pv, complete=False)  # stopped before any score
+                else:  # the last iteration's answer stands: report it with the nodes and time spent
+                    last = self.info(last.depth, best_score, best_pv)
                 break
             if code != best_code and depth > 1:
                 stretch = min(2.0, stretch * 1.4)  # the best move changed: think longer
@@ -546,9 +587,9 @@ class Searcher:
             best_code, best_score = code, score
             self.settled = True
             best_pv = list(self.pv[0]) or [code]
+            self.best = (code, score, best_pv, False)
             last = self.info(depth, score, best_pv)
-            if self.on_info is not None:
-                self.on_info(last)
+            self._report(last)
             if len(moves) == 1 and not plan.exact and plan.soft is not None:
                 break  # a forced move: no need to think
             if abs(score) >= MATE_BOUND and not plan.exact and depth >= (MATE - abs(score)) + 2:
@@ -563,6 +604,8 @@ class Searcher:
                 # The next iteration takes several times this one: do not start what cannot end.
                 if elapsed >= soft * 0.55:
                     break
+        if last is not None and last is not self.reported:
+            self._report(last)  # the answer's own line comes last
         return best_code, best_score, best_pv, last
 
     def _aspiration(self, moves: list[int], depth: int, guess: int) -> tuple[int, int]:
@@ -583,10 +626,13 @@ class Searcher:
             if window > 2000:
                 alpha, beta = -INF, INF
 
-    def info(self, depth: int, score: int, pv: list[int]) -> SearchInfo:
-        """A progress report for the iteration just finished."""
+    def info(
+        self, depth: int, score: int | None, pv: list[int], *, lowerbound: bool = False, complete: bool = True
+    ) -> SearchInfo:
+        """A progress report: after an iteration (*complete*), or from inside one.  A *score* of
+        None means none is known yet."""
         elapsed = self.elapsed()
-        mate = mate_in(score)
+        mate = None if score is None else mate_in(score)
         return SearchInfo(
             depth=depth,
             seldepth=max(self.seldepth, depth),
@@ -596,5 +642,7 @@ class Searcher:
             score_cp=None if mate is not None else score,
             score_mate=mate,
             pv=[m for m in (MOVES[c] for c in pv) if m is not None],
+            lowerbound=lowerbound and score is not None,
+            complete=complete,
         )
 

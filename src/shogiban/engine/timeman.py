@@ -18,12 +18,18 @@ from shogiban.engine.limits import SearchLimits
 
 #: Seconds kept back from every clock budget for stopping, returning and sending the move.
 MOVE_OVERHEAD = 0.25
+#: The share of a short budget kept back instead (120 ms of a 300 ms byoyomi, as YaneuraOu's
+#: default network delay): a loaded machine delays the answer by tens of milliseconds.
+OVERHEAD_FRACTION = 0.4
 #: Seconds kept back from an exact ``movetime`` (the caller asked for that budget exactly).
 MOVETIME_OVERHEAD = 0.04
 #: The least any plan gives, so that a move is always found.
 MINIMUM = 0.01
 #: Default budget when no limit at all is given.
 DEFAULT_MOVETIME = 1.0
+#: The hard limit is at most this many times the soft target: the most the search stretches it
+#: (a larger one only lets a doomed iteration run on; 4x gave 10 s thinks at 60 s + 2 s).
+HARD_FACTOR = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,13 +51,14 @@ def moves_to_go(ply: int) -> int:
 
 def overhead(budget: float) -> float:
     """Safety margin taken from a clock budget: the fixed overhead, less for tiny budgets."""
-    return min(MOVE_OVERHEAD, budget * 0.3)
+    return min(MOVE_OVERHEAD, budget * OVERHEAD_FRACTION)
 
 
 def plan_time(limits: SearchLimits, *, ply: int = 0, time_factor: float = 1.0) -> TimePlan:
     """The time plan for one move.
 
-    :param limits: the search limits (``movetime`` wins over the clock when both are given).
+    :param limits: the search limits (``movetime`` wins over the clock when both are given);
+        ``time_left`` is what may be spent now, the increment what each later move brings.
     :param ply: plies played in the game so far (spread the main time over the moves left).
     :param time_factor: scale of the soft target (below 1, think less than the clock allows); never raises the
         hard limit above what the clock allows.
@@ -69,7 +76,7 @@ def plan_time(limits: SearchLimits, *, ply: int = 0, time_factor: float = 1.0) -
     main = max(0.0, limits.time_left or 0.0)
     byoyomi = max(0.0, limits.byoyomi)
     increment = max(0.0, limits.increment)
-    # Everything usable now: the main time plus one byoyomi period (the increment comes after).
+    # Everything usable now: the main time plus one byoyomi period (later increments come after).
     available = main + byoyomi
     hard_cap = max(MINIMUM, available - overhead(available))
     if main <= 0.0:
@@ -79,5 +86,5 @@ def plan_time(limits: SearchLimits, *, ply: int = 0, time_factor: float = 1.0) -
     share = main / moves_to_go(ply) + increment * 0.8 + byoyomi
     soft = max(MINIMUM, min(hard_cap, share * time_factor))
     # Never sink more than a quarter of the main time (plus the free byoyomi) into one move.
-    hard = max(soft, min(hard_cap, soft * 4.0, main * 0.25 + byoyomi + increment * 0.5))
+    hard = max(soft, min(hard_cap, soft * HARD_FACTOR, main * 0.25 + byoyomi + increment * 0.5))
     return TimePlan(soft, min(hard, hard_cap))

@@ -1,7 +1,8 @@
 """Who plays a side: a person at the terminal, the built-in engine, or a USI engine program.
 
 Engines are driven through one small interface, :class:`EnginePlayer`: ``choose`` a move for the
-game (within the clock) and ``suggest`` one for a hint.
+game (within the clock) and ``suggest`` one for a hint.  A USI engine's limits come from
+:func:`shogiban.usi.clocks.engine_limit`, as in the web server and the match runner.
 """
 
 from __future__ import annotations
@@ -12,30 +13,13 @@ from typing import TYPE_CHECKING, Protocol
 
 from shogiban.board import Board
 from shogiban.move import Move
-from shogiban.pieces import Color
+from shogiban.usi.clocks import ClockState, engine_limit
 
 if TYPE_CHECKING:
     from shogiban.engine import Engine
-    from shogiban.usi.model import Limit
     from shogiban.usi.simple import SimpleEngine
 
-
-@dataclass(frozen=True, slots=True)
-class ClockState:
-    """What an engine needs to know of the clocks when it is asked to move."""
-
-    black_main: float
-    """Sente's main time left, seconds."""
-    white_main: float
-    """Gote's main time left, seconds."""
-    byoyomi: float = 0.0
-    """Byoyomi per move, seconds."""
-    increment: float = 0.0
-    """Fischer increment per move, seconds."""
-
-    def main(self, color: Color) -> float:
-        """*color*'s main time left."""
-        return self.black_main if color == Color.BLACK else self.white_main
+__all__ = ["BuiltinEnginePlayer", "ClockState", "EngineAnswer", "EnginePlayer", "HumanPlayer", "UsiEnginePlayer"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,18 +112,7 @@ class UsiEnginePlayer:
 
     def choose(self, board: Board, clock: ClockState | None) -> EngineAnswer:
         """See :meth:`EnginePlayer.choose`."""
-        from shogiban.usi.model import Limit
-
-        if clock is None:
-            limit = _per_move(self.movetime if self.movetime is not None else 1.0)
-        else:
-            limit = Limit(
-                btime=clock.black_main,
-                wtime=clock.white_main,
-                byoyomi=clock.byoyomi or None,
-                binc=clock.increment or None,
-                winc=clock.increment or None,
-            )
+        limit = engine_limit(clock, movetime=self.movetime if clock is None else None)
         result = self.engine.play(board, limit)
         if result.declared_win:
             return EngineAnswer(None, declare_win=True)
@@ -147,8 +120,7 @@ class UsiEnginePlayer:
 
     def suggest(self, board: Board, seconds: float) -> Move | None:
         """See :meth:`EnginePlayer.suggest`."""
-
-        return self.engine.play(board, _per_move(seconds)).move
+        return self.engine.play(board, engine_limit(movetime=seconds)).move
 
     def game_over(self, result: str) -> None:
         """Send ``gameover``."""
@@ -158,10 +130,3 @@ class UsiEnginePlayer:
         """Quit the engine process."""
         self.engine.quit()
 
-
-def _per_move(seconds: float) -> Limit:
-    """A fixed time per move, as byoyomi with no main time: every USI engine understands it,
-    while some (gpsshogi) crash on ``go movetime``."""
-    from shogiban.usi.model import Limit
-
-    return Limit(btime=0, wtime=0, byoyomi=seconds)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -42,7 +43,12 @@ class SearchBackend(Protocol):
 
     def search(self, board: Board, go: GoCommand, *, stop: threading.Event, on_info: InfoCallback) -> PlayResult:
         """Choose a move for the side to move in *board* (``go``; ponder and infinite searches
-        come with ``go.infinite`` or ``go.ponder`` set and must run until *stop*)."""
+        come with ``go.infinite`` or ``go.ponder`` set and must run until *stop*).
+
+        ``go.started`` is when the move's time began on the server's clock (``go`` or
+        ``ponderhit`` arrived): time limits count from there.  The server makes sure the last
+        ``info`` with a pv before ``bestmove`` is the answer's line.
+        """
 
     def mate(self, board: Board, timeout: float | None, *, stop: threading.Event) -> MateResult:
         """Look for a mate for the side to move (``go mate``)."""
@@ -51,13 +57,13 @@ class SearchBackend(Protocol):
 def search_limits(go: GoCommand, turn: Color) -> dict[str, Any]:
     """The keyword arguments of ``shogiban.engine.SearchLimits`` for *go*, for the side *turn*.
 
-    ``time_left`` is the mover's main time without the increment of this move (USI sends it so:
-    SPECS gotcha 12); the engine may spend ``time_left + increment``.  Ponder and infinite
-    searches get no time limit: the server stops them.
+    USI's ``btime``/``wtime`` exclude the increment of the move being played (SPECS gotcha 12),
+    which the mover may spend now: ``time_left``, what the engine may spend now, is the main time
+    plus that increment.  Ponder and infinite searches get no time limit: the server stops them.
 
     >>> from shogiban.usi.wire import parse_go
     >>> search_limits(parse_go("btime 30000 wtime 33000 binc 5000 winc 5000"), Color.WHITE)
-    {'time_left': 33.0, 'byoyomi': 0.0, 'increment': 5.0}
+    {'time_left': 38.0, 'byoyomi': 0.0, 'increment': 5.0}
     >>> search_limits(parse_go("ponder btime 0 wtime 0 byoyomi 1000"), Color.BLACK)
     {'infinite': True}
     """
@@ -67,7 +73,7 @@ def search_limits(go: GoCommand, turn: Color) -> dict[str, Any]:
     main = go.btime if turn == Color.BLACK else go.wtime
     increment = go.binc if turn == Color.BLACK else go.winc
     if any(value is not None for value in (go.btime, go.wtime, go.byoyomi, go.binc, go.winc)):
-        limits["time_left"] = main or 0.0
+        limits["time_left"] = (main or 0.0) + (increment or 0.0)
         limits["byoyomi"] = go.byoyomi or 0.0
         limits["increment"] = increment or 0.0
     if go.movetime is not None:
@@ -76,6 +82,8 @@ def search_limits(go: GoCommand, turn: Color) -> dict[str, Any]:
         limits["depth"] = go.depth
     if go.nodes is not None:
         limits["nodes"] = go.nodes
+    if go.searchmoves:
+        limits["searchmoves"] = go.searchmoves
     return limits
 
 
@@ -83,9 +91,9 @@ def info_from_search(info: SearchInfo) -> InfoDict:
     """The engine's :class:`shogiban.engine.SearchInfo` as an :class:`InfoDict`."""
     result = InfoDict(depth=info.depth, seldepth=info.seldepth, nodes=info.nodes, time=info.time, nps=info.nps)
     if info.score_mate is not None:
-        result["score"] = Score(mate=info.score_mate, winning=info.score_mate > 0)
+        result["score"] = Score(mate=info.score_mate, winning=info.score_mate > 0, lowerbound=info.lowerbound)
     elif info.score_cp is not None:
-        result["score"] = Score(cp=info.score_cp)
+        result["score"] = Score(cp=info.score_cp, lowerbound=info.lowerbound)
     if info.pv:
         result["pv"] = list(info.pv)
     return result
@@ -94,10 +102,15 @@ def info_from_search(info: SearchInfo) -> InfoDict:
 class BuiltinBackend:
     """The built-in engine (:mod:`shogiban.engine`) and tsume solver (:mod:`shogiban.tsume`)."""
 
-    def __init__(self, level: int = 8, hash_mb: int = 64, seed: int | None = None) -> None:
+    def __init__(
+        self, level: int = 8, hash_mb: int = 64, seed: int | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.level = level
         self.hash_mb = hash_mb
         self.seed = seed
+        self.clock = clock
+        """The engine's clock: the server's, since ``go.started`` is read on it."""
         self._engine: Engine | None = None
         self._engine_hash_mb = 0
 
@@ -106,7 +119,7 @@ class BuiltinBackend:
         from shogiban.engine import Engine
 
         if self._engine is None or self._engine_hash_mb != self.hash_mb:
-            self._engine = Engine(self.level, hash_mb=self.hash_mb, seed=self.seed)
+            self._engine = Engine(self.level, hash_mb=self.hash_mb, seed=self.seed, clock=self.clock)
             self._engine_hash_mb = self.hash_mb
         self._engine.level = self.level
 
@@ -126,7 +139,7 @@ class BuiltinBackend:
         from shogiban.engine import SearchLimits
 
         engine = self._ready_engine()
-        limits = SearchLimits(**search_limits(go, board.turn))
+        limits = SearchLimits(**search_limits(go, board.turn), started=go.started)
         result = engine.search(board, limits, stop=stop, on_info=lambda info: on_info(info_from_search(info)))
         info = info_from_search(result.info) if result.info is not None else InfoDict()
         return PlayResult(

@@ -15,6 +15,7 @@ that crashes loses the game (recorded as 反則負け with a comment), and is re
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import math
 import random
@@ -31,6 +32,7 @@ from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
 from shogiban.pieces import Color
 from shogiban.sfen import STARTING_SFEN
+from shogiban.usi.clocks import ClockState, engine_limit
 from shogiban.usi.elo import EloEstimate, elo_estimate
 from shogiban.usi.model import Limit
 from shogiban.usi.players import Player
@@ -50,7 +52,8 @@ class TimeControl:
     increment: float = 0.0
     """Fischer increment per move."""
     movetime: float | None = None
-    """A fixed time per move instead of a clock (``go movetime``)."""
+    """A fixed time per move instead of a clock (sent as ``go btime 0 wtime 0 byoyomi``, which
+    every engine takes: see :func:`~shogiban.usi.clocks.engine_limit`)."""
     depth: int | None = None
     """A depth per move (``go depth``)."""
     nodes: int | None = None
@@ -61,18 +64,17 @@ class TimeControl:
         return self.main > 0 or self.byoyomi > 0 or self.increment > 0
 
     def limit(self, clocks: Sequence[float]) -> Limit:
-        """The ``go`` limit with *clocks* (sente's and gote's main time left)."""
-        clock = self.has_clock()
-        return Limit(
-            time=self.movetime,
-            depth=self.depth,
-            nodes=self.nodes,
-            btime=clocks[0] if clock else None,
-            wtime=clocks[1] if clock else None,
-            byoyomi=self.byoyomi if clock and (self.byoyomi or not self.increment) else None,
-            binc=self.increment if self.increment else None,
-            winc=self.increment if self.increment else None,
-        )
+        """The ``go`` limit with *clocks* (sente's and gote's main time left, without the
+        increment of their coming move, as USI counts)."""
+        if self.has_clock():
+            # engine_limit takes what each side may spend on its coming move: the increment included.
+            state = ClockState(clocks[0] + self.increment, clocks[1] + self.increment, self.byoyomi, self.increment)
+            limit = engine_limit(state)
+        elif self.movetime is not None:
+            limit = engine_limit(movetime=self.movetime)
+        else:
+            limit = Limit()
+        return dataclasses.replace(limit, depth=self.depth, nodes=self.nodes)
 
     def allowance(self, left: float) -> float | None:
         """The longest a move may take with *left* main time, or None without a time limit."""

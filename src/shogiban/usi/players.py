@@ -241,20 +241,24 @@ class InProcessPlayer:
 
 
 def search_limits_for(limit: Limit, board: Board) -> SearchLimits:
-    """The built-in engine's ``SearchLimits`` for *limit* with *board*'s side to move."""
+    """The built-in engine's ``SearchLimits`` for *limit* with *board*'s side to move.
+
+    USI's ``btime``/``wtime`` exclude the increment of the coming move; the engine's
+    ``time_left`` is what it may spend now, so that increment is added (as ``shogiban usi`` does).
+    """
     from shogiban.engine import SearchLimits
 
     black = board.turn == Color.BLACK
     clock = limit.has_clock()
-    main = limit.btime if black else limit.wtime
-    increment = limit.binc if black else limit.winc
+    main = to_seconds((limit.btime if black else limit.wtime) or 0)
+    increment = to_seconds((limit.binc if black else limit.winc) or 0)
     return SearchLimits(
         depth=limit.depth,
         nodes=limit.nodes,
         movetime=None if limit.time is None else to_seconds(limit.time),
-        time_left=to_seconds(main or 0) if clock else None,
+        time_left=main + increment if clock else None,
         byoyomi=to_seconds(limit.byoyomi or 0),
-        increment=to_seconds(increment or 0),
+        increment=increment,
         infinite=limit.infinite,
     )
 

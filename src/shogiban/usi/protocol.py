@@ -7,9 +7,17 @@ Modelled on python-chess's ``chess.engine``::
     result = await engine.play(board, Limit(byoyomi=1))
     await engine.quit()
 
-Every wait has a timeout.  An engine that dies raises :class:`EngineTerminatedError` at once; one
-that stops answering is sent ``stop``, then killed, and the call raises :class:`EngineError`.
-Either way the process is killed and reaped and the caller is never left hanging.
+Every wait has a deadline, whatever the limit (a search without a time limit gets
+:data:`DEFAULT_SEARCH_TIMEOUT`).  An engine that dies raises :class:`EngineTerminatedError` at
+once; one that stops answering is sent ``stop``, then killed, and the call raises
+:class:`EngineError`.  Either way the process is killed and reaped and the caller is never left
+hanging.
+
+The engine runs in a process group of its own, registered with :func:`shogiban.children.reaper`:
+stopping it stops whatever it forked, and if this process dies, however it dies, the reaper ends
+the group.  What the engine writes is bounded (:mod:`shogiban.usi.buffers`): overlong lines are
+dropped, only an analysis keeps ``info`` lines for its reader (a bounded number, then the latest
+of each line), and ``play`` keeps only the merged latest info.
 """
 
 from __future__ import annotations
@@ -24,10 +32,13 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from shogiban.board import Board
+from shogiban.children import kill_group, new_group_options, reaper
 from shogiban.errors import EngineError, EngineTerminatedError
+from shogiban.usi.buffers import InfoQueue, LineBuffer
 from shogiban.usi.model import InfoDict, Limit, MateResult, Options, PlayResult, Seconds, to_ms, to_seconds
 from shogiban.usi.wire import (
     BestMove,
+    legal_prefix,
     parse_bestmove,
     parse_checkmate,
     parse_info,
@@ -46,6 +57,18 @@ DEFAULT_ISREADY_TIMEOUT = 60.0
 books there (gpsusi takes 5 s for ``usi`` on a busy machine)."""
 STOP_GRACE = 1.0
 """Seconds past a search's own time limit before the client sends ``stop``."""
+DEFAULT_SEARCH_TIMEOUT = 300.0
+"""Seconds a search without a time limit (``depth``, ``nodes``, ``go mate infinite``, no limit at
+all) may run before the client sends ``stop``; an infinite analysis is ended by its caller."""
+MAX_MULTIPV = 256
+"""Principal variations tracked per search; ``info multipv`` ranks above it are ignored."""
+MAX_WARNINGS = 5
+"""Unreadable ``info`` lines logged per search, bad ``option`` lines per handshake (an engine could
+send millions)."""
+MAX_OPTIONS = 1024
+"""Options kept from the handshake (engines declare a few dozen)."""
+STDERR_LINE_CHARS = 300
+"""Characters kept of each stderr line quoted in error messages."""
 
 
 def decode_line(data: bytes) -> str:
@@ -73,34 +96,64 @@ class _Search:
         self.done: asyncio.Future[tuple[str, str]] = protocol.loop.create_future()
         self.info = InfoDict()
         self.multipv: dict[int, InfoDict] = {}
-        self.queue: asyncio.Queue[InfoDict | None] = asyncio.Queue()
+        self.queue: InfoQueue | None = InfoQueue() if kind == "analysis" else None
+        """Infos for an analysis's reader; a play search keeps only the merged latest ones."""
         self.stop_sent = False
         self.watchdog: asyncio.Task[None] | None = None
+        self.warnings = 0
+
+    def warn(self, message: str, *args: object) -> None:
+        """Log a problem with the engine's output, at most :data:`MAX_WARNINGS` times per search."""
+        self.warnings += 1
+        if self.warnings <= MAX_WARNINGS:
+            LOGGER.warning("%s: " + message, self.protocol.name, *args)
+            if self.warnings == MAX_WARNINGS:
+                LOGGER.warning("%s: further problems in this search are not logged", self.protocol.name)
 
     def line(self, command: str, args: str) -> None:
         if self.done.done():
             return
         if command == "info":
             try:
-                info = parse_info(args, self.board, strict=False)
+                # The pv is checked when it is read (checked()): most lines are superseded unread.
+                info = parse_info(args, self.board, strict=False, check_pv=False)
             except EngineError as error:
-                LOGGER.warning("%s: ignoring info line %r: %s", self.protocol.name, args, error)
+                self.warn("ignoring info line %r: %s", args[:200], error)
                 return
             rank = info.get("multipv", 1)
+            if not 1 <= rank <= MAX_MULTIPV:
+                self.warn("ignoring info multipv %d (tracking 1..%d)", rank, MAX_MULTIPV)
+                return
             merged = self.multipv.setdefault(rank, InfoDict())
             merged.update(info)
             if rank == 1:
                 self.info.update(info)
-            self.queue.put_nowait(info)
+            if self.queue is not None:
+                self.queue.put(info)
         elif command == "bestmove" or (command == "checkmate" and self.kind == "mate"):
             self.done.set_result((command, args))
-            self.queue.put_nowait(None)
+            if self.queue is not None:
+                self.queue.close()
+
+    def checked(self, info: InfoDict) -> InfoDict:
+        """*info* with its pv cut before the first move that is illegal in the searched position."""
+        pv = info.get("pv")
+        if not pv:
+            return info
+        legal, illegal = legal_prefix(self.board, pv)
+        if illegal is None:
+            return info
+        self.warn("pv cut short before the illegal move %r", illegal.usi())
+        copy = info.copy()
+        copy["pv"] = legal
+        return copy
 
     def fail(self, error: EngineError) -> None:
         if not self.done.done():
             self.done.set_exception(error)
             self.done.exception()  # marked as retrieved: callers that stopped waiting must not warn
-        self.queue.put_nowait(None)
+        if self.queue is not None:
+            self.queue.close()
 
     def send_stop(self) -> None:
         if not self.stop_sent and not self.done.done():
@@ -146,12 +199,19 @@ class UsiProtocol(asyncio.SubprocessProtocol):
     ``ponderhit``, anything else sends ``stop`` and discards the answer.
     """
 
-    def __init__(self, *, timeout: float = DEFAULT_TIMEOUT, isready_timeout: float = DEFAULT_ISREADY_TIMEOUT) -> None:
+    def __init__(
+        self, *, timeout: float = DEFAULT_TIMEOUT, isready_timeout: float = DEFAULT_ISREADY_TIMEOUT,
+        search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
+    ) -> None:
         self.loop = asyncio.get_running_loop()
         self.timeout = timeout
         """Seconds for a command to be answered (and grace after a search's own time)."""
         self.isready_timeout = isready_timeout
         """Seconds for ``usi`` and ``isready`` to be answered."""
+        self.search_timeout = search_timeout
+        """Seconds a search without a time limit may take before ``stop`` (see :data:`DEFAULT_SEARCH_TIMEOUT`)."""
+        self.stop_grace = STOP_GRACE
+        """Seconds past a search's own time before ``stop`` (see :data:`STOP_GRACE`)."""
         self.transport: asyncio.SubprocessTransport | None = None
         self.name = "engine"
         """Short name for messages: ``id name`` once known, else the program."""
@@ -162,8 +222,10 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         self.config: dict[str, str | None] = {}
         """The option values sent with ``setoption``, by option name."""
         self.returncode: asyncio.Future[int] = self.loop.create_future()
-        self._stdout = bytearray()
-        self._stderr = bytearray()
+        self._stdout = LineBuffer()
+        self._stderr = LineBuffer()
+        self._group: int | None = None
+        """The engine's process group, once registered with the reaper."""
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=10)
         """The last lines the engine wrote to stderr (quoted in error messages)."""
         self._lock = asyncio.Lock()
@@ -185,18 +247,19 @@ class UsiProtocol(asyncio.SubprocessProtocol):
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         buffer = self._stdout if fd == 1 else self._stderr
-        buffer.extend(data)
-        while True:
-            end = buffer.find(b"\n")
-            if end < 0:
-                break
-            line = decode_line(bytes(buffer[:end]))
-            del buffer[: end + 1]
+        dropped = buffer.dropped
+        for raw in buffer.feed(data):
+            line = decode_line(raw)
             if fd == 1:
-                self._line_received(line)
+                try:
+                    self._line_received(line)
+                except (EngineError, ValueError) as error:  # one bad line must not lose the rest
+                    LOGGER.warning("%s: ignoring the line %r: %s", self.name, line[:200], error)
             else:
                 LOGGER.debug("%s stderr: %s", self.name, line)
-                self.stderr_tail.append(line)
+                self.stderr_tail.append(line[:STDERR_LINE_CHARS])
+        if buffer.dropped > dropped and buffer.dropped <= MAX_WARNINGS:
+            LOGGER.warning("%s: dropped a line longer than %d bytes", self.name, buffer.limit)
 
     def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
         if fd == 1:
@@ -209,15 +272,14 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         if self.returncode.done():
             return
         self._fail(EngineTerminatedError(f"{self.name}: engine closed its output{self._stderr_note()}"))
-        if self.transport is not None and self.transport.get_returncode() is None:
-            with contextlib.suppress(ProcessLookupError):
-                self.transport.kill()
+        self._kill_process()
 
     def process_exited(self) -> None:
         assert self.transport is not None
         code = self.transport.get_returncode()
         LOGGER.debug("%s: process exited with code %s", self.name, code)
         self._fail(EngineTerminatedError(f"{self.name}: engine process died (exit code {code}){self._stderr_note()}"))
+        self._end_group()  # whatever the engine forked is of no use without it
         if not self.returncode.done():
             self.returncode.set_result(code if code is not None else -1)
 
@@ -305,18 +367,35 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         if pipe is not None and not pipe.is_closing():
             pipe.close()
 
-    async def kill(self, error: EngineError | None = None) -> None:
-        """Kill the engine process and reap it; then pending and later calls raise *error*."""
-        if self._error is None:
-            self._error = error or EngineTerminatedError(f"{self.name}: engine was killed")
+    def _kill_process(self) -> None:
+        """Kill the engine and everything it forked (its process group)."""
+        if self._group is not None:
+            kill_group(self._group)
         if self.transport is not None and self.transport.get_returncode() is None:
             with contextlib.suppress(ProcessLookupError):
                 self.transport.kill()
+
+    def _end_group(self) -> None:
+        """Kill what is left of the engine's process group and stop watching it."""
+        group, self._group = self._group, None
+        if group is not None:
+            kill_group(group)  # safe after the leader exited: a group's id is not reused while it has members
+            with contextlib.suppress(OSError):  # only a helper to restart: nothing is left to watch
+                reaper().unregister(group)
+
+    async def kill(self, error: EngineError | None = None) -> None:
+        """Kill the engine process (and whatever it forked) and reap it; then pending and later
+        calls raise *error*."""
+        if self._error is None:
+            self._error = error or EngineTerminatedError(f"{self.name}: engine was killed")
+        self._kill_process()
         await self._reap(self.timeout)
         self._fail(self._error)
 
     async def _reap(self, timeout: float) -> None:
         await asyncio.wait([self.returncode], timeout=timeout)
+        if self.returncode.done():
+            self._end_group()
         if self.transport is not None:
             self.transport.close()
 
@@ -328,17 +407,26 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         :raises EngineError: if ``usiok`` does not come within :attr:`isready_timeout`.
         """
 
+        problems = 0
+
         def on_line(word: str, args: str) -> None:
+            nonlocal problems
             if word == "id":
                 key, _, value = args.partition(" ")
-                self.id[key] = value.strip()
+                if key in ("name", "author"):  # USI has no other id: others are not kept
+                    self.id[key] = value.strip()
                 if key == "name" and value.strip():
                     self.name = value.strip()
             elif word == "option":
                 try:
-                    self.options.add(parse_option(args))
+                    option = parse_option(args)
+                    if len(self.options) >= MAX_OPTIONS and option.name not in self.options:
+                        raise EngineError(f"more than {MAX_OPTIONS} options declared; ignoring {option.name[:80]!r}")
+                    self.options.add(option)
                 except EngineError as error:
-                    LOGGER.warning("%s: %s", self.name, error)
+                    problems += 1
+                    if problems <= MAX_WARNINGS:
+                        LOGGER.warning("%s: %s", self.name, error)
 
         async with self._lock:
             await self._expect("usi", "usiok", self.isready_timeout, on_line)
@@ -454,10 +542,14 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         return search
 
     def _deadline(self, board: Board, limit: Limit, timeout: float | None) -> float | None:
+        """Seconds until ``stop``: *timeout*, else the limit's time plus :attr:`stop_grace`, else
+        :attr:`search_timeout`; None only for an infinite search (its caller stops it)."""
         if timeout is not None:
             return timeout
         budget = limit.budget(board.turn)
-        return None if budget is None else budget + STOP_GRACE
+        if budget is not None:
+            return budget + self.stop_grace
+        return None if limit.infinite else self.search_timeout
 
     async def play(
         self, board: Board, limit: Limit, *, ponder: bool = False, timeout: float | None = None
@@ -468,8 +560,9 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         sends ``ponderhit`` if the game went that way, else ``stop``.
 
         :param timeout: seconds to wait for ``bestmove`` (default: the limit's time plus
-            :data:`STOP_GRACE`; no limit for depth/nodes-only limits).  After it the engine gets
-            ``stop``, then :attr:`timeout` more seconds to answer, then it is killed.
+            :data:`STOP_GRACE`, or :attr:`search_timeout` for a limit without a time: depth,
+            nodes or none).  After it the engine gets ``stop``, then :attr:`timeout` more seconds
+            to answer, then it is killed.
         :raises EngineMoveError: if the move is unreadable or illegal (the engine stays usable).
         :raises EngineError: if the engine hangs (it is killed).
         :raises EngineTerminatedError: if the engine dies.
@@ -495,7 +588,7 @@ class UsiProtocol(asyncio.SubprocessProtocol):
             finally:
                 self._search = None
             best = parse_bestmove(args, search.board)
-            result = _play_result(best, search.info)
+            result = _play_result(best, search.checked(search.info))
             if ponder and result.move is not None and result.ponder is not None:
                 after = board.copy()
                 after.push(result.move)
@@ -508,8 +601,10 @@ class UsiProtocol(asyncio.SubprocessProtocol):
     ) -> AnalysisResult:
         """Start analysing *board* (``go infinite`` without a limit) and return the running analysis.
 
-        Iterate over it for the ``info`` dicts as they come; :meth:`AnalysisResult.stop` ends it.
-        A new command also ends it.
+        Iterate over it for the ``info`` dicts as they come; :meth:`AnalysisResult.stop` ends it
+        (the engine then has :attr:`timeout` seconds to answer before it is killed).  A new
+        command also ends it.  A limited analysis is stopped like :meth:`play`'s search; an
+        infinite one runs until its caller stops it, unless *timeout* is given.
         """
         limit = limit or Limit(infinite=True)
         async with self._lock:
@@ -543,8 +638,8 @@ class UsiProtocol(asyncio.SubprocessProtocol):
             await self._prepare(None)
             argument = "infinite" if time is None else str(to_ms(time))
             search = self._start(board, "mate", f"go mate {argument}")
-            if timeout is None and time is not None:
-                timeout = to_seconds(time) + STOP_GRACE
+            if timeout is None:
+                timeout = self.search_timeout if time is None else to_seconds(time) + self.stop_grace
             search.start_watchdog(timeout)
             try:
                 command, args = await search.result()
@@ -597,12 +692,13 @@ class AnalysisResult:
     @property
     def info(self) -> InfoDict:
         """Everything the engine said about its best line so far."""
-        return self._search.info
+        return self._search.checked(self._search.info)
 
     @property
     def multipv(self) -> list[InfoDict]:
         """The latest info of each principal variation, best first."""
-        return [self._search.multipv[k] for k in sorted(self._search.multipv)] or [self._search.info]
+        search = self._search
+        return [search.checked(search.multipv[k]) for k in sorted(search.multipv)] or [search.checked(search.info)]
 
     def stop(self) -> None:
         """Ask the engine to stop (it answers ``bestmove``, which :meth:`wait` returns)."""
@@ -617,26 +713,28 @@ class AnalysisResult:
         finally:
             if self._protocol._search is self._search:
                 self._protocol._search = None
-        return _play_result(parse_bestmove(args, self._search.board), self._search.info)
+        return _play_result(parse_bestmove(args, self._search.board), self._search.checked(self._search.info))
 
     async def get(self) -> InfoDict:
         """The next info dict.
 
         :raises AnalysisComplete: once the analysis is over and all infos were read.
         """
-        if self._finished and self._search.queue.empty():
+        queue = self._search.queue
+        assert queue is not None  # an analysis search always has one
+        if self._finished and queue.empty():
             raise AnalysisComplete
-        item = await self._search.queue.get()
+        item = await queue.get()
         if item is None:
             self._finished = True
             if self._search.done.done() and self._search.done.exception() is not None:
                 raise self._search.done.exception()  # type: ignore[misc]
             raise AnalysisComplete
-        return item
+        return self._search.checked(item)
 
     def empty(self) -> bool:
         """Whether no info is waiting to be read."""
-        return self._search.queue.empty()
+        return self._search.queue is None or self._search.queue.empty()
 
     def __aiter__(self) -> AsyncIterator[InfoDict]:
         return self
@@ -669,26 +767,38 @@ async def popen_usi(
     *,
     timeout: float = DEFAULT_TIMEOUT,
     isready_timeout: float = DEFAULT_ISREADY_TIMEOUT,
-    setpgrp: bool = False,
+    search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
     **popen_args: Any,
 ) -> tuple[asyncio.SubprocessTransport, UsiProtocol]:
     """Start a USI engine and do the ``usi`` handshake.
 
+    The engine runs in a process group of its own (so Ctrl-C in a terminal does not reach it, and
+    ending it ends whatever it forked), watched by :func:`shogiban.children.reaper` so that it
+    dies with this process.
+
     :param command: the program and its arguments (a string is split like a shell would).
     :param timeout: seconds allowed for each answer (see :class:`UsiProtocol`).
     :param isready_timeout: seconds allowed for ``usi`` and ``isready``.
-    :param setpgrp: start the engine in its own process group (so Ctrl-C does not reach it).
+    :param search_timeout: seconds a search without a time limit may take (see :class:`UsiProtocol`).
     :raises OSError: if the program cannot be started.
     :raises EngineError: if it does not complete the handshake in time (it is killed).
     """
     loop = asyncio.get_running_loop()
     args = _command_list(command)
     popen_args.setdefault("stderr", subprocess.PIPE)
-    if setpgrp and os.name == "posix":
-        popen_args["start_new_session"] = True
+    popen_args.update(new_group_options())
     transport, protocol = await loop.subprocess_exec(
-        lambda: UsiProtocol(timeout=timeout, isready_timeout=isready_timeout), *args, **popen_args
+        lambda: UsiProtocol(timeout=timeout, isready_timeout=isready_timeout, search_timeout=search_timeout),
+        *args, **popen_args,
     )
+    if os.name == "posix":
+        protocol._group = transport.get_pid()
+        try:
+            reaper().register(protocol._group)
+        except OSError as error:  # no helper process (out of processes?): the engine still works
+            LOGGER.warning("%s: cannot watch the engine's process group: %s", protocol.name, error)
+        if transport.get_returncode() is not None:  # died at once: nothing of it may be left behind
+            protocol._end_group()
     protocol.name = os.path.basename(args[0]) if args else "engine"
     try:
         await protocol.initialize()

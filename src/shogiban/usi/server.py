@@ -4,21 +4,24 @@ Run ``shogiban usi`` or ``shogiban-usi``.  The main thread reads commands; searc
 worker thread, so ``stop``, ``ponderhit``, ``isready`` and ``quit`` are handled at once.
 
 Guarantees: ``usiok`` comes at once (the engine is built at ``isready``); every ``go`` gets
-exactly one ``bestmove`` (``go mate`` one ``checkmate``); ``go ponder`` and ``go infinite`` never
-answer before ``stop`` or ``ponderhit``; a malformed command gets ``info string error: ...`` and
-the engine goes on.
+exactly one ``bestmove`` (``go mate`` one ``checkmate``, also after a rejected ``position``);
+``go ponder`` and ``go infinite`` never answer before ``stop`` or ``ponderhit``; the last ``info``
+with a ``pv`` before ``bestmove`` starts with the move played (GUIs show it as the engine's line
+and score); time limits count from the moment ``go`` (or ``ponderhit``) arrived; a malformed
+command gets ``info string error: ...`` and the engine goes on; a command line longer than
+:data:`MAX_COMMAND_BYTES` is refused.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import io
 import logging
 import sys
 import threading
+import time
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import BinaryIO, ClassVar
 
 from shogiban import __version__
@@ -30,6 +33,9 @@ from shogiban.usi.model import InfoDict, MateResult, Option, PlayResult
 from shogiban.usi.wire import GoCommand, UsiSyntaxError, parse_go, parse_position, parse_setoption, split_command
 
 LOGGER = logging.getLogger("shogiban.usi.server")
+
+MAX_COMMAND_BYTES = 1 << 20
+"""The longest command line read (a ``position`` of 10,000 moves is 50 KB); longer ones are refused."""
 
 ENTERING_KING_RULES: dict[str, EnteringKingRule] = {
     "NoEnteringKing": EnteringKingRule.NONE,
@@ -90,6 +96,8 @@ class _Job:
     """The ``bestmove``/``checkmate`` line once the search ended."""
     sent: bool = False
     thread: threading.Thread | None = None
+    last_pv: str | None = None
+    """The first move of the last ``info ... pv`` sent for this search."""
 
 
 class UsiServer:
@@ -97,11 +105,17 @@ class UsiServer:
 
     :param backend: the engine (default: the built-in one).
     :param write: where output lines go (default: stdout, flushed per line).
+    :param clock: the time source stamped on ``go`` and ``ponderhit`` (``GoCommand.started``); it
+        must be the backend's (both default to :func:`time.perf_counter`).
     """
 
-    def __init__(self, backend: SearchBackend | None = None, *, write: Callable[[str], None] | None = None) -> None:
-        self.backend: SearchBackend = backend or BuiltinBackend()
+    def __init__(
+        self, backend: SearchBackend | None = None, *, write: Callable[[str], None] | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.backend: SearchBackend = backend or BuiltinBackend(clock=clock)
         self._write_line = write or _stdout_writer()
+        self.clock = clock
         self._output_lock = threading.Lock()
         self._lock = threading.Lock()
         self.board: Board | None = Board()
@@ -227,8 +241,10 @@ class UsiServer:
         self._last_position = (head.strip(), moves)
 
     def _go(self, args: str) -> None:
+        received = self.clock()  # the GUI's clock for this move is running from now
         problems: list[str] = []
         go = parse_go(args, problems)
+        go.started = received
         for problem in problems:
             self.error(f"{problem} (ignored)")
         self._finish_running()
@@ -236,6 +252,10 @@ class UsiServer:
         job = _Job(board.copy() if board is not None else Board(), go, hold=go.ponder or go.infinite)
         self._job = job
         if board is None:
+            if go.mate is not None:  # a mate search is answered with checkmate, never bestmove
+                self.error("no valid position (the last position command was rejected)")
+                self._complete(job, "checkmate nomate")
+                return
             self.error("no valid position (the last position command was rejected); resigning")
             self._complete(job, "bestmove resign")
         elif go.mate is not None:
@@ -255,6 +275,7 @@ class UsiServer:
             self._flush(job)
 
     def _ponderhit(self, args: str) -> None:
+        received = self.clock()  # the move's time runs from now, not from when pondering has stopped
         job = self._job
         if job is None or not job.go.ponder:
             return
@@ -266,9 +287,9 @@ class UsiServer:
                 return
             job.discard = True
         job.stop.set()
-        if job.thread is not None:
-            job.thread.join()
-        go = dataclasses.replace(job.go, ponder=False)
+        # The ponder search is not waited for here: it stops on its own, and the fresh search
+        # (whose clock already runs) takes the engine as soon as it has.
+        go = dataclasses.replace(job.go, ponder=False, started=received)
         go.update_clock(parse_go(args))
         fresh = _Job(job.board, go)
         self._job = fresh
@@ -312,10 +333,26 @@ class UsiServer:
 
         def on_info(info: InfoDict) -> None:
             if not job.discard:
+                if info.get("pv"):
+                    job.last_pv = info["pv"][0].usi()
                 self.send(format_info(info))
 
         result = self.backend.search(job.board, job.go, stop=job.stop, on_info=on_info)
-        return self._bestmove_line(job.board, result)
+        line = self._bestmove_line(job.board, result)
+        self._own_line_last(job, line, result)
+        return line
+
+    def _own_line_last(self, job: _Job, line: str, result: PlayResult) -> None:
+        """Make the last ``info ... pv`` of *job* start with its best move (GUIs show that line
+        and its score as the engine's; cshogi's runner resigns on it): send the result's own info,
+        or the bare move, if the backend's last report named another move."""
+        move = line.split()[1] if line.startswith("bestmove ") else None
+        if move in (None, "resign", "win") or job.last_pv == move or job.discard:
+            return
+        info = result.info
+        pv = info.get("pv")
+        self.send(format_info(info) if pv and pv[0].usi() == move else f"info pv {move}")
+        job.last_pv = move
 
     def _bestmove_line(self, board: Board, result: PlayResult) -> str:
         if result.declared_win:
@@ -400,9 +437,32 @@ def _stdout_writer() -> Callable[[str], None]:
     return write
 
 
+def read_lines(stream: BinaryIO, limit: int = MAX_COMMAND_BYTES) -> Iterator[str]:
+    """The lines of *stream* (UTF-8, ``\\r\\n`` tolerated).  A line longer than *limit* bytes
+    is read past without being kept: it comes out as its first word and a note, which the command
+    then rejects (a refused ``position`` makes the next ``go`` resign, not play in another one).
+
+    >>> import io
+    >>> list(read_lines(io.BytesIO(b"usi\\r\\nposition " + b"x" * 50 + b"\\nisready"), limit=20))
+    ['usi', 'position <refused: longer than 20 bytes>', 'isready']
+    """
+    while True:
+        raw = stream.readline(limit + 1)
+        if not raw:
+            return
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            LOGGER.warning("refused a command line longer than %d bytes", limit)
+            words = raw[:64].split(None, 1)
+            first = words[0].decode("utf-8", errors="replace") if words else ""
+            while raw and not raw.endswith(b"\n"):
+                raw = stream.readline(limit + 1)
+            yield f"{first} <refused: longer than {limit} bytes>"
+            continue
+        yield raw.decode("utf-8", errors="replace").rstrip("\r\n")
+
+
 def _stdin_lines() -> Iterable[str]:
-    for raw in io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline=""):
-        yield raw.rstrip("\r\n")
+    return read_lines(sys.stdin.buffer)
 
 
 def serve(backend: SearchBackend | None = None, *, log: str | None = None) -> int:

@@ -22,6 +22,7 @@ from shogiban.errors import EngineError
 from shogiban.usi.model import InfoDict, Limit, MateResult, Options, PlayResult, Seconds
 from shogiban.usi.protocol import (
     DEFAULT_ISREADY_TIMEOUT,
+    DEFAULT_SEARCH_TIMEOUT,
     DEFAULT_TIMEOUT,
     AnalysisComplete,
     AnalysisResult,
@@ -31,13 +32,17 @@ from shogiban.usi.protocol import (
 
 T = TypeVar("T")
 
+#: Seconds between two checks, while a call waits, that the client's event-loop thread still runs.
+LOOP_CHECK_SECONDS = 1.0
+
 
 class SimpleEngine:
     """A USI engine behind blocking calls; every method may be called from any thread.
 
     Create it with :meth:`popen_usi`; close it with :meth:`quit` or a ``with`` block.  Errors are
     those of :class:`~shogiban.usi.protocol.UsiProtocol`: :class:`EngineError` and
-    :class:`EngineTerminatedError`.
+    :class:`EngineTerminatedError`.  No call waits for ever: every wait of the protocol has a
+    deadline, and a call notices if the background thread running it has died.
     """
 
     def __init__(
@@ -57,20 +62,24 @@ class SimpleEngine:
         *,
         timeout: float = DEFAULT_TIMEOUT,
         isready_timeout: float = DEFAULT_ISREADY_TIMEOUT,
-        setpgrp: bool = False,
+        search_timeout: float = DEFAULT_SEARCH_TIMEOUT,
         **popen_args: Any,
     ) -> SimpleEngine:
         """Start the engine *command* and do the ``usi`` handshake (see :func:`popen_usi`).
 
+        :param search_timeout: seconds a search without a time limit (depth, nodes, none) may
+            take before the engine is stopped, then killed.
         :raises OSError: if the program cannot be started.
         :raises EngineError: if the handshake fails or times out (the process is killed).
         """
         loop = asyncio.new_event_loop()
         thread = threading.Thread(target=loop.run_forever, name="shogiban-usi-client", daemon=True)
         thread.start()
-        coroutine = popen_usi(command, timeout=timeout, isready_timeout=isready_timeout, setpgrp=setpgrp, **popen_args)
+        coroutine = popen_usi(
+            command, timeout=timeout, isready_timeout=isready_timeout, search_timeout=search_timeout, **popen_args
+        )
         try:
-            transport, protocol = asyncio.run_coroutine_threadsafe(coroutine, loop).result()
+            transport, protocol = _wait(asyncio.run_coroutine_threadsafe(coroutine, loop), thread)
         except BaseException:
             loop.call_soon_threadsafe(loop.stop)
             thread.join()
@@ -82,7 +91,10 @@ class SimpleEngine:
         if self._closed:
             coroutine.close()
             raise EngineError(f"{self.protocol.name}: the engine was closed")
-        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+        if not self._thread.is_alive():
+            coroutine.close()
+            raise EngineError(f"{self.protocol.name}: the client's event-loop thread has stopped")
+        return _wait(asyncio.run_coroutine_threadsafe(coroutine, self._loop), self._thread)
 
     @property
     def id(self) -> dict[str, str]:
@@ -174,6 +186,18 @@ class SimpleEngine:
 
     def __repr__(self) -> str:
         return f"<SimpleEngine {self.protocol.name!r} pid={self.transport.get_pid()}>"
+
+
+def _wait(future: concurrent.futures.Future[T], thread: threading.Thread) -> T:
+    """The result of *future*, run by the event loop in *thread*; raises :class:`EngineError` if
+    that thread dies first (the future would then never complete)."""
+    while True:
+        try:
+            return future.result(timeout=LOOP_CHECK_SECONDS)
+        except concurrent.futures.TimeoutError:
+            if not thread.is_alive():
+                future.cancel()
+                raise EngineError("the USI client's event-loop thread stopped during a call") from None
 
 
 class SimpleAnalysisResult:

@@ -56,12 +56,14 @@ def looks_like_move(token: str) -> bool:
 # -- engine -> GUI lines, parsed by the client ------------------------------------------------------
 
 
-def parse_info(args: str, board: Board | None = None, *, strict: bool = True) -> InfoDict:
+def parse_info(args: str, board: Board | None = None, *, strict: bool = True, check_pv: bool = True) -> InfoDict:
     """Parse the arguments of an ``info`` line.
 
     ``pv`` and ``currmove`` are checked against *board* (the searched position) when given; with
-    ``strict=False`` a pv is cut before its first illegal move (logged) instead.  Unknown fields
-    are skipped, as USI asks.
+    ``strict=False`` a pv is cut before its first illegal move (logged) instead.  With
+    ``check_pv=False`` the pv is only read, for :func:`legal_prefix` to check once it is needed
+    (most info lines are superseded before anyone reads them).  Unknown fields are skipped, as
+    USI asks.
 
     :raises EngineError: if the pv holds an illegal move (strict) or a field has a bad number.
     """
@@ -90,8 +92,32 @@ def parse_info(args: str, board: Board | None = None, *, strict: bool = True) ->
             start = i
             while i < len(tokens) and looks_like_move(tokens[i]):
                 i += 1
-            info["pv"] = _checked_line(tokens[start:i], board, strict)
+            texts = tokens[start:i]
+            info["pv"] = _checked_line(texts, board, strict) if check_pv else _read_line(texts)
     return info
+
+
+def _read_line(texts: list[str]) -> list[Move]:
+    """The moves of *texts* up to the first that is not a move at all (``7g7g``)."""
+    moves: list[Move] = []
+    for text in texts:
+        try:
+            moves.append(Move.from_usi(text))
+        except InvalidMoveError:
+            LOGGER.debug("pv cut short: %r is not a move", text)
+            break
+    return moves
+
+
+def legal_prefix(board: Board, moves: list[Move]) -> tuple[list[Move], Move | None]:
+    """The longest legal start of the line *moves* from *board*, and the first illegal move (None
+    if every move is legal)."""
+    work = board.copy(stack=False)
+    for index, move in enumerate(moves):
+        if not work.is_legal(move):
+            return moves[:index], move
+        work.push(move)
+    return moves, None
 
 
 def _int(key: str, token: str) -> int:
@@ -328,6 +354,9 @@ class GoCommand:
     mate: float | None = None
     """``go mate``: its time limit in seconds, or ``math.inf`` for ``infinite``; None if not a mate search."""
     searchmoves: tuple[Move, ...] = ()
+    started: float | None = None
+    """Not a ``go`` argument: when the server received ``go`` (or ``ponderhit``), on its clock;
+    time limits count from there."""
 
     def update_clock(self, other: GoCommand) -> None:
         """Take the clock fields that *other* sets (``ponderhit btime ...``, a ShogiHome extension)."""

@@ -3,9 +3,12 @@
 * :class:`BuiltinEngines` runs :class:`shogiban.engine.Engine` in a process pool: the search is
   pure Python and CPU-bound, so it must not run in the event loop's process (the GIL would make
   every game wait).  Worker processes run at a lower priority so the server answers moves at once
-  even while engines think.
+  even while engines think, and die with the server however it dies
+  (:func:`shogiban.children.die_with_parent`).
 * :class:`UsiEngines` drives the external USI engine the server was started with
-  (``shogiban serve --engine CMD``), one engine process per game, started on demand.
+  (``shogiban serve --engine CMD``), one engine process per game, started on demand, with the
+  limits of :func:`shogiban.usi.clocks.engine_limit` (as the terminal game and the match runner).
+  The USI client runs each engine in its own process group, ended with the server.
 
 A request carries the start position and the moves, so repetition history is known to the engine.
 Stale answers (after an undo, a resignation ...) are dropped by the room, not here: a running
@@ -28,6 +31,8 @@ from shogiban.board import Board
 from shogiban.errors import EngineError
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule
+from shogiban.pieces import Color
+from shogiban.usi.clocks import ClockState, engine_limit
 
 #: Level used for hints: strong, but with a short time limit.
 HINT_LEVEL = 6
@@ -113,11 +118,19 @@ _WORKER_ENGINES: dict[int, Any] = {}
 
 
 def _lower_priority() -> None:
-    """Worker initializer: think at a lower priority than the web server."""
+    """Think at a lower priority than the web server."""
     if hasattr(os, "nice"):
         # Not permitted on some systems: thinking still works, at normal priority.
         with contextlib.suppress(OSError):
             os.nice(10)
+
+
+def _init_worker() -> None:
+    """Worker initializer: die with the server (even after ``kill -9``), think at a lower priority."""
+    from shogiban.children import die_with_parent
+
+    die_with_parent()
+    _lower_priority()
 
 
 def builtin_think(request: ThinkRequest) -> ThinkResult:
@@ -164,7 +177,7 @@ class BuiltinEngines:
             count = workers or max(1, (os.cpu_count() or 2) - 1)
             # "spawn": a fork of a server running threads and an event loop is not safe.
             executor = ProcessPoolExecutor(
-                max_workers=count, mp_context=get_context("spawn"), initializer=_lower_priority
+                max_workers=count, mp_context=get_context("spawn"), initializer=_init_worker
             )
         self._executor = executor
         self._think = think
@@ -212,6 +225,17 @@ def engine_available() -> bool:
 # -- an external USI engine -------------------------------------------------------------------------
 
 
+def usi_clock(request: ThinkRequest, turn: Color) -> ClockState | None:
+    """The clock of *request* (None without one), for :func:`engine_limit`.  The web clock adds
+    the increment after the move, so its time left is what the mover may spend now."""
+    if request.time_left is None:
+        return None
+    mine, theirs = request.time_left, request.other_time or 0.0
+    black, white = (mine, theirs) if turn == Color.BLACK else (theirs, mine)
+    return ClockState(black, white, request.byoyomi, request.increment)
+
+
+
 class UsiEngines:
     """The USI engine the server was started with: one process per game (engines play one game
     at a time), at most *max_processes* at once; others wait for a free slot.
@@ -256,23 +280,13 @@ class UsiEngines:
 
         :raises EngineError: if the engine fails (the room then ends the game for it).
         """
-        from shogiban.usi import EngineMoveError, Limit
+        from shogiban.usi import EngineMoveError
 
         lock = self._locks.setdefault(request.game_id, asyncio.Lock())
         async with lock:
             board = request.board()
             engine = await self._engine_for(request.game_id)
-            if request.movetime is not None:
-                limit = Limit(time=request.movetime)
-            elif request.time_left is not None:
-                mine, theirs = request.time_left, request.other_time or 0.0
-                black, white = (mine, theirs) if board.turn == 0 else (theirs, mine)
-                limit = Limit(
-                    btime=black, wtime=white, byoyomi=request.byoyomi or None,
-                    binc=request.increment or None, winc=request.increment or None,
-                )
-            else:
-                limit = Limit(byoyomi=1.0)
+            limit = engine_limit(usi_clock(request, board.turn), movetime=request.movetime)
             try:
                 result = await engine.play(board, limit)
             except EngineMoveError as error:

@@ -150,15 +150,18 @@ def render_error_page(
     text = strings(language)
     esc = html.escape
     key = f"error.{code}"
-    title = f'<h1 class="card-title" data-i18n="{esc(key)}">{esc(text[key])}</h1>' if key in text else \
-        f'<h1 class="card-title">{esc(message)}</h1>'
-    detail = f'<p class="muted">{esc(message)}</p>' if key in text else ""
-    action = ""
+    # The server's English message is the fallback for codes the UI has no words for.
+    if key in text:
+        title = f'<h1 class="card-title" data-i18n="{esc(key)}">{esc(text[key])}</h1>'
+    else:
+        title = f'<h1 class="card-title">{esc(message)}</h1>'
+    buttons = []
     if link is not None:
         href, label = link
-        action = (f'<p><a class="btn primary" href="{esc(href)}" data-i18n="{esc(label)}">'
-                  f'{esc(text.get(label, label))}</a></p>')
-    home = f'<p><a class="btn" href="/" data-i18n="game.new_game">{esc(text.get("game.new_game", "New game"))}</a></p>'
-    content = f'<div class="card error-card" role="alert">{title}{detail}{action}{home}</div>'
+        buttons.append(f'<a class="btn primary" href="{esc(href)}" data-i18n="{esc(label)}">'
+                       f'{esc(text.get(label, label))}</a>')
+    home = esc(text.get("game.new_game", "New game"))
+    buttons.append(f'<a class="btn" href="/" data-i18n="game.new_game">{home}</a>')
+    content = f'<div class="card error-card" role="alert">{title}<div class="row wrap">{"".join(buttons)}</div></div>'
     return render_shell(request, page="error", title_key=key if key in text else "app.title",
                         data={"error": code}, content=content, status=status)

@@ -264,7 +264,7 @@ class ParsePool:
             return error_reply(503, "busy", "the server is shutting down")
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.size)
-        if self._waiting >= self.queue:
+        if self._slots.locked() and self._waiting >= self.queue:
             return error_reply(503, "busy", "the server is busy reading other records: please try again")
         self._waiting += 1
         try:

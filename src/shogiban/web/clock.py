@@ -36,9 +36,9 @@ class TimeControlError(ValueError):
 def _seconds(value: object, name: str) -> timedelta:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise TimeControlError(f"invalid {name}: {type(value).__name__} (expected a number of seconds)")
-    if not math.isfinite(value) or value < 0:
+    if (isinstance(value, float) and not math.isfinite(value)) or value < 0:
         raise TimeControlError(f"invalid {name}: {value!r} (must be a finite number, 0 or more)")
-    # Compared before converting: timedelta() overflows on huge numbers (1e20 s, 10**400).
+    # Compared before converting: timedelta() and float() overflow on huge numbers (1e20 s, 10**400).
     if value > LONGEST.total_seconds():
         shown = f"{value:.3g}" if isinstance(value, float) or value < 10**15 else "a huge number"
         raise TimeControlError(f"invalid {name}: {shown} (at most {int(LONGEST.total_seconds())} s)")

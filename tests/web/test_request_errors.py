@@ -194,3 +194,14 @@ def test_error_messages_quote_little_of_the_input(make_client: Callable[..., Tes
     record = is_error(client.post("/api/records", json={"text": secretish}), 400)
     assert record["message"].count("S") <= 200
     assert json.dumps(record).count("S") <= 200
+
+
+def test_a_token_of_any_text_is_just_a_wrong_token(client: TestClient) -> None:
+    game = new_game(client, mode="local")
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        join_as(ws, None)
+        for token in ("将棋", "\udcff", "a" * 200):
+            ws.send_text(json.dumps({"type": "hello", "token": token}))
+            assert receive(ws, "error")["code"] == "bad_token"
+    client.cookies.set(f"sb_{game['id']}", "%E5%B0%86")
+    assert client.get(f"/api/games/{game['id']}").json()["you"] is None

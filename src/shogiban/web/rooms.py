@@ -144,6 +144,12 @@ def _outcome_from_json(data: dict[str, Any] | None) -> Outcome | None:
     return Outcome(Termination(data["termination"]), color, data.get("detail", ""))
 
 
+def _same_secret(given: str, secret: str) -> bool:
+    """Whether *given* is *secret*, in constant time (as bytes: compare_digest refuses non-ASCII
+    text, and what a client sends may be anything)."""
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode("utf-8"))
+
+
 def _side(color: Color) -> str:
     return rules.SIDE_NAMES[color]
 
@@ -196,10 +202,10 @@ class GameRoom:
 
     def role_of(self, token: str | None) -> Role:
         """Which side(s) *token* plays."""
-        if not token:
+        if not token or not isinstance(token, str):
             return None
-        black = self.tokens[0] is not None and secrets.compare_digest(token, self.tokens[0])
-        white = self.tokens[1] is not None and secrets.compare_digest(token, self.tokens[1])
+        black = self.tokens[0] is not None and _same_secret(token, self.tokens[0])
+        white = self.tokens[1] is not None and _same_secret(token, self.tokens[1])
         if black and white:
             return "both"
         if black:
@@ -646,8 +652,8 @@ class GameRoom:
 
     def invite_matches(self, invite: str | None) -> bool:
         """Whether *invite* is this game's unused invitation to an open seat."""
-        return bool(invite) and self.invite is not None and self.open_seat is not None and \
-            self.outcome is None and secrets.compare_digest(str(invite), self.invite)
+        return isinstance(invite, str) and bool(invite) and self.invite is not None and \
+            self.open_seat is not None and self.outcome is None and _same_secret(invite, self.invite)
 
     async def join(self, token: str | None, invite: str | None = None) -> tuple[Color, str]:
         """Take the open seat with the game's invitation *invite* (which is then used up), or

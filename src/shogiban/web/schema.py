@@ -521,7 +521,7 @@ RECORD_FORMAT = Param(OneOf(RECORD_FORMATS), "bad_record", 400, "record format")
 EXPORT_QUERY = Query({"format": OneOf(RECORD_FORMATS)}, code="bad_record", defaults={"format": "kif"})
 #: The game page's query: a player's own link (``token``) or a friend's invitation (``invite``).
 #: Any text is taken; whether it belongs to the game is checked against the game.
-GAME_PAGE_QUERY = Query({"token": Text(200, what="a token"), "invite": Text(200, what="an invitation")})
+GAME_PAGE_QUERY = Query({"token": Text(2000, what="a token"), "invite": Text(2000, what="an invitation")})
 
 LESSON_TRY = Body("move", Fields({"usi": USI_MOVE, "lang": Nullable(LANGUAGE)}, frozenset({"usi"})),
                   code="invalid_move")

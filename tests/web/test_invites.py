@@ -55,7 +55,8 @@ def test_the_watch_link_never_gives_a_seat(client: TestClient) -> None:
     assert page.status_code == 200
     assert "set-cookie" not in page.headers
     assert "data-invite" not in page.text
-    for body in ({}, {"invite": None}, {"invite": "guess"}, {"invite": game["token"]}, {"invite": invite_of(game)[:-1]}):
+    bodies = ({}, {"invite": None}, {"invite": "guess"}, {"invite": game["token"]}, {"invite": invite_of(game)[:-1]})
+    for body in bodies:
         refused = client.post(f"/api/games/{game['id']}/join", json=body)
         assert refused.status_code == 403, body
         assert refused.json()["code"] == "bad_invite"

@@ -76,10 +76,15 @@ def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
     >>> excerpt("x" * 100, 5), excerpt(10**50), excerpt([1, [2]]), excerpt(b"\\xff/etc")
     ("'xxxxx'…", 'an integer of 51 digits', 'a list', "b'\\\\xff/etc'")
     """
-    if isinstance(value, str):
-        return repr(value[:limit]) + ("…" if len(value) > limit else "")
-    if isinstance(value, bytes | bytearray):
-        return repr(bytes(value[:limit])) + ("…" if len(value) > limit else "")
+    if isinstance(value, str | bytes | bytearray):
+        # At most *limit* characters, and escapes (\x1f, \U0001f600) must not make it long.
+        size = limit
+        while True:
+            part = value[:size]
+            shown = repr(part if isinstance(part, str) else bytes(part))
+            if len(shown) <= 2 * limit + 3 or size <= 1:
+                return shown + ("…" if len(value) > size else "")
+            size //= 2
     if isinstance(value, bool) or value is None:
         return repr(value)
     if isinstance(value, int):
@@ -277,7 +282,7 @@ class Number(Spec):
         """The number."""
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise _InvalidFieldError(where, value, self.expected())
-        if not math.isfinite(value) or not self.low <= value <= self.high:
+        if (isinstance(value, float) and not math.isfinite(value)) or not self.low <= value <= self.high:
             raise _InvalidFieldError(where, value, self.expected())
         return value
 

@@ -179,7 +179,7 @@ def variation_kif(plies: int) -> bytes:
 
 @pytest.mark.parametrize(("content", "limits", "words"), [
     (variation_kif(40), RecordLimits(max_variations=10), "variations"),
-    (variation_kif(40), RecordLimits(max_nodes=30), "moves and variations"),
+    (variation_kif(40), RecordLimits(max_nodes=30), "moves"),
     ("手合割：平手\n   1 ７六歩(77)\n*" + "長い" * 600 + "\n", RecordLimits(max_comment_chars=1000), "comments"),
     ("position startpos moves " + "7g7f " * 3, RecordLimits(max_bytes=20), "bytes"),
 ])
@@ -193,6 +193,7 @@ def test_records_past_the_limits_are_refused_clearly(
         assert answer.status_code == 413, answer.text
         assert answer.json()["code"] == "too_large"
         assert words in answer.json()["message"]
+        assert "too large" in answer.json()["message"]
     assert client.post("/api/records", content=b"position startpos").status_code == 200  # within them
 
 

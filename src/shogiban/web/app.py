@@ -416,14 +416,16 @@ def create_app(
         connection = Connection(websocket, room.role_of(websocket.cookies.get(cookie_name(game_id))))
         writer = asyncio.create_task(connection.writer())
         room.subscribe(connection)
-        await _serve_socket(room, connection, TokenBucket(limits.message_burst, limits.messages_per_second),
-                            limits.refusals_before_close)
-        room.unsubscribe(connection)
-        if connection.closing:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, timeout=5)  # let the close frame go out
-        writer.cancel()
-        rooms().forget_if_idle(room)
+        try:
+            await _serve_socket(room, connection, TokenBucket(limits.message_burst, limits.messages_per_second),
+                                limits.refusals_before_close)
+        finally:
+            room.unsubscribe(connection)
+            if connection.closing:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(writer, timeout=5)  # let the close frame go out
+            writer.cancel()
+            rooms().forget_if_idle(room)
 
     routes: list[BaseRoute] = [
         CheckedRoute("/", page_home, page=True),

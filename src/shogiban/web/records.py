@@ -12,6 +12,7 @@ never a file name.
 from __future__ import annotations
 
 import datetime
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,8 @@ MAX_NODES = 20_000
 MAX_VARIATIONS = 2_000
 #: Most characters of comments a record may have, all nodes together.
 MAX_COMMENT_CHARS = 500_000
+log = logging.getLogger(__name__)
+
 #: Most reading problems listed with a record.
 MAX_LISTED_ERRORS = 100
 #: Download formats: extension, media type.
@@ -75,12 +78,23 @@ class RecordLimits:
 def reader_options(limits: RecordLimits) -> dict[str, Any]:
     """Keyword arguments making the record reader itself stop at *limits*.
 
-    Empty while :mod:`shogiban.kifu` has no reader limits: then the limits are enforced by
-    :func:`precheck` on the text and :func:`check_limits` on the result, and the worker's
-    deadline and memory cap stop a reader that is slow or greedy before that.  When the library
-    offers them, this returns them (one line), and the checks here become a second fence.
+    When :mod:`shogiban.kifu` offers reader limits (``ReadLimits``, the ``limits=`` argument of
+    ``read_game``), they are passed; without them this is empty, and :func:`precheck` on the text,
+    :func:`check_limits` on the result, and the worker's deadline and memory cap do the work.
+    The checks here stay as a second fence either way.
     """
-    return {}
+    import shogiban.kifu
+
+    read_limits = getattr(shogiban.kifu, "ReadLimits", None)
+    if read_limits is None:
+        return {}
+    try:
+        return {"limits": read_limits(max_input=limits.max_bytes, max_moves=limits.max_nodes,
+                                      max_variations=limits.max_variations, max_comment=limits.max_comment_chars,
+                                      max_comments=limits.max_comment_chars)}
+    except TypeError as error:  # a ReadLimits of other fields: rely on the checks here
+        log.warning("the record reader's limits were not understood (%s): checking after reading", error)
+        return {}
 
 
 @dataclass(frozen=True)
@@ -311,6 +325,8 @@ def read_upload(data: bytes | str, *, limits: RecordLimits | None = None) -> Gam
     try:
         game = read_game(data, **reader_options(limits))
     except (KifuParseError, ShogibanError) as error:
+        if getattr(error, "code", None) == "too_large":  # the reader's own limits: its message says so
+            raise RecordTooLargeError(shorten(str(error))) from error
         raise RecordError(f"cannot read the record: {shorten(str(error))}") from error
     check_limits(game, limits)
     if not game.root.variations and game.errors:

@@ -148,3 +148,12 @@ def test_an_older_database_gets_the_invitation_column(make_client: Callable[...,
     client.cookies.clear()
     joined = client.post("/api/games/oldwait1/join", json={"invite": invite_url.split("=", 1)[1]})
     assert joined.status_code == 200, joined.text
+
+
+def test_the_token_cookie_is_secure_over_https(make_client: Callable[..., TestClient]) -> None:
+    client = make_client()
+    plain = client.post("/api/games", json={"mode": "local"})
+    assert "secure" not in plain.headers["set-cookie"].lower()
+    secure = TestClient(client.app, base_url="https://testserver").post("/api/games", json={"mode": "local"})
+    assert "secure" in secure.headers["set-cookie"].lower()
+    assert "httponly" in secure.headers["set-cookie"].lower()

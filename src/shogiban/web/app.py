@@ -115,9 +115,12 @@ def _client_address(connection: HTTPConnection) -> str:
     return connection.client.host if connection.client is not None else "unknown"
 
 
-def _set_token_cookie(response: Response, game_id: str, token: str) -> None:
+def _set_token_cookie(response: Response, request: Request, game_id: str, token: str) -> None:
+    # Secure when the visitor came over HTTPS (behind a proxy: its X-Forwarded-Proto, which
+    # uvicorn believes from 127.0.0.1), so the token never travels in clear afterwards.
     response.set_cookie(
-        cookie_name(game_id), token, max_age=400 * 24 * 3600, path="/", httponly=True, samesite="lax"
+        cookie_name(game_id), token, max_age=400 * 24 * 3600, path="/", httponly=True, samesite="lax",
+        secure=request.url.scheme == "https",
     )
 
 
@@ -311,7 +314,7 @@ def create_app(
                                              message="this link does not belong to a player of this game",
                                              link=(clean, "game.watch"))
                 response = RedirectResponse(clean, status_code=303)
-                _set_token_cookie(response, game_id, token)
+                _set_token_cookie(response, request, game_id, token)
                 return response
             if room.role_of(request.cookies.get(cookie_name(game_id))) is not None:
                 return RedirectResponse(clean, status_code=303)  # a player opening the invitation again
@@ -354,7 +357,7 @@ def create_app(
         if room.invite is not None:
             body["invite_url"] = f"/game/{room.id}?invite={room.invite}"
         response = JSONResponse(body, status_code=201)
-        _set_token_cookie(response, room.id, token)
+        _set_token_cookie(response, request, room.id, token)
         return response
 
     async def api_game(request: Request, checked: Checked) -> Response:
@@ -376,7 +379,7 @@ def create_app(
         color, token = await room.join(request.cookies.get(cookie_name(game_id)), checked.body.get("invite"))
         response = JSONResponse({"id": game_id, "color": "bw"[color], "token": token,
                                  "private_url": f"/game/{game_id}?token={token}"})
-        _set_token_cookie(response, game_id, token)
+        _set_token_cookie(response, request, game_id, token)
         return response
 
     async def api_record(request: Request, checked: Checked) -> Response:

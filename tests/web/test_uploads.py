@@ -222,6 +222,17 @@ def test_reader_failures_are_answered_not_raised(monkeypatch: pytest.MonkeyPatch
     assert b"Traceback" not in reply.body
 
 
+def test_memory_errors_reach_the_worker_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    import shogiban.kifu
+
+    def greedy(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(shogiban.kifu, "read_game", greedy)
+    with pytest.raises(MemoryError):  # not a "bad record": the worker must be replaced
+        run_job(ParseJob("tree", b"position startpos"))
+
+
 def test_a_kif_move_number_of_5000_digits_is_not_a_server_error(client: TestClient) -> None:
     text = "手合割：平手\n" + "1" * 5000 + " ７六歩(77)\n"
     for route in RECORD_ROUTES:

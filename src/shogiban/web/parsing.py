@@ -139,6 +139,8 @@ def run_job(job: ParseJob) -> ParseReply:
                            shorten(str(error)))
     except RecursionError:
         return error_reply(413, "too_large", "record too large: nested too deeply to read")
+    except MemoryError:
+        raise  # the worker answers, then starts afresh (see _serve)
     except Exception as error:  # the reader is untrusted code on untrusted input: report, never crash
         log.warning("reading a record failed: %s: %s", type(error).__name__, shorten(str(error)))
         return error_reply(422, "bad_record", f"cannot read the record ({type(error).__name__})")

@@ -3,7 +3,10 @@ memory cap, and refused past the size limits with clear errors."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import subprocess
 import sys
 import threading
 import time
@@ -257,3 +260,58 @@ def test_the_reader_is_only_given_bytes(monkeypatch: pytest.MonkeyPatch) -> None
     assert run_job(ParseJob("tree", b"position startpos", is_json=False)).status == 200
     assert seen == [b"/etc/passwd", b"position startpos"]
     assert parsing.upload_bytes(ParseJob("tree", b'{"text": "\\ud800x"}', is_json=True)) == b"?x"
+
+
+PARENT_SCRIPT = """
+import asyncio, sys, time
+from pathlib import Path
+from shogiban.web.parsing import ParseJob, ParsePool
+from tests.web.slow_parser import SPIN, spin_or_read
+
+async def main():
+    marker = Path(sys.argv[1])
+    pool = ParsePool(2, handler=spin_or_read, deadline=600)
+    spinning = asyncio.ensure_future(pool.run(ParseJob("tree", SPIN + str(marker).encode())))
+    while not (marker.exists() and marker.read_text()):
+        await asyncio.sleep(0.05)
+    await pool.run(ParseJob("tree", b"position startpos"))  # a second worker, idle after this
+    print(*pool.worker_pids(), flush=True)
+    time.sleep(600)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")
+def test_record_workers_die_with_a_killed_server(tmp_path: Path) -> None:
+    script = tmp_path / "server.py"
+    script.write_text(PARENT_SCRIPT)
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    parent = subprocess.Popen([sys.executable, str(script), str(tmp_path / "spinning")], stdout=subprocess.PIPE,
+                              text=True, cwd=ROOT, env=environment)
+    pids: list[int] = []
+    try:
+        assert parent.stdout is not None
+        pids = [int(pid) for pid in parent.stdout.readline().split()]
+        assert len(pids) == 2  # one idle, one burning CPU on a record
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(30)
+
+        def gone(pid: int) -> bool:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return True
+            # A zombie waiting for init to reap it is dead too.
+            status = Path(f"/proc/{pid}/status")
+            return status.exists() and "\nState:\tZ" in status.read_text()
+
+        wait_for(lambda: all(gone(pid) for pid in pids), seconds=30)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        for pid in pids:  # a failed test leaves no orphans behind
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

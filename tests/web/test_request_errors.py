@@ -205,3 +205,19 @@ def test_a_token_of_any_text_is_just_a_wrong_token(client: TestClient) -> None:
             assert receive(ws, "error")["code"] == "bad_token"
     client.cookies.set(f"sb_{game['id']}", "%E5%B0%86")
     assert client.get(f"/api/games/{game['id']}").json()["you"] is None
+
+
+def test_lone_surrogates_from_a_client_never_break_the_answers(client: TestClient) -> None:
+    from shogiban.web.routing import error_response
+    from shogiban.web.schema import encode_json
+
+    assert json.loads(encode_json({"message": "x\udcffy"})) == {"message": "x\udcffy"}
+    assert json.loads(error_response(400, "x", "\ud800").body)["message"] == "\ud800"
+    game = new_game(client, mode="local")
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        join_as(ws, game["token"])
+        for frame in ('{"type": "move", "usi": "\\udcff", "ply": 0}', '{"type": "\\ud800"}',
+                      '{"type": "hello", "token": "\\udcff"}', '{"type": "move", "usi": "7g7f", "ply": "\\ud800"}'):
+            ws.send_text(frame)
+            assert receive(ws, "error")["type"] == "error"
+        assert play(ws, "7g7f", 0)["type"] == "move"

@@ -4,6 +4,7 @@ memory cap, and refused past the size limits with clear errors."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -221,7 +222,7 @@ def test_reader_failures_are_answered_not_raised(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(shogiban.kifu, "read_game", broken)
     reply = run_job(ParseJob("tree", b"   1 " + b"9" * 5000 + b" 7g7f\n"))
     assert 400 <= reply.status < 500
-    assert b'"type": "error"' in reply.body
+    assert json.loads(reply.body)["type"] == "error"
     assert b"Traceback" not in reply.body
 
 

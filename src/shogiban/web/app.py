@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -76,6 +75,7 @@ from shogiban.web.schema import (
     NEW_GAME,
     RECORD_FORMAT,
     RequestError,
+    encode_json,
     excerpt,
 )
 from shogiban.web.store import AsyncStore, GameStore, default_database_url
@@ -164,7 +164,7 @@ class Connection:
                 with contextlib.suppress(RuntimeError):
                     await self.websocket.close(code=1008)
                 return
-            await self.websocket.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+            await self.websocket.send_text(encode_json(message))
 
 
 def _error_of(error: Exception) -> dict[str, Any]:

@@ -13,7 +13,7 @@ answer is a 503 ``busy``.
 A worker answers with the finished HTTP body (:class:`ParseReply`), so the event loop only
 forwards bytes.
 
->>> import asyncio
+>>> import asyncio, json
 >>> async def demo() -> ParseReply:
 ...     pool = ParsePool(size=1)
 ...     try:
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import multiprocessing
 import os
@@ -51,7 +50,7 @@ from shogiban.web.records import (
     game_tree,
     read_upload,
 )
-from shogiban.web.schema import RECORD_TEXT, RequestError, shorten
+from shogiban.web.schema import RECORD_TEXT, RequestError, encode_json, shorten
 
 log = logging.getLogger(__name__)
 
@@ -102,8 +101,7 @@ class ParseReply:
 
 def error_reply(status: int, code: str, message: str) -> ParseReply:
     """The usual JSON error as a reply."""
-    body = json.dumps({"type": "error", "code": code, "message": message}, ensure_ascii=False)
-    return ParseReply(status, body.encode("utf-8"))
+    return ParseReply(status, encode_json({"type": "error", "code": code, "message": message}).encode("utf-8"))
 
 
 def upload_bytes(job: ParseJob) -> bytes:
@@ -129,7 +127,7 @@ def run_job(job: ParseJob) -> ParseReply:
         game = read_upload(upload_bytes(job), limits=job.limits)
         if job.kind == "tree":
             tree = game_tree(game, max_nodes=job.limits.max_nodes)
-            return ParseReply(200, json.dumps(tree, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+            return ParseReply(200, encode_json(tree).encode("utf-8"))
         download = export_game(game, job.fmt, "record")
         return ParseReply(200, download.content, download.media_type, download.filename)
     except RequestError as error:

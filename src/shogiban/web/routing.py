@@ -21,13 +21,13 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketState
 
 from shogiban.errors import EngineError, ShogibanError
 from shogiban.web.pages import render_error_page
-from shogiban.web.schema import Body, Param, Query, RequestError, excerpt
+from shogiban.web.schema import Body, Param, Query, RequestError, encode_json, excerpt
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +64,10 @@ Handler = Callable[[Request, Checked], Awaitable[Response]]
 SocketHandler = Callable[[WebSocket, dict[str, Any]], Awaitable[None]]
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
+def error_response(status: int, code: str, message: str) -> Response:
     """A JSON error."""
-    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+    body = encode_json({"type": "error", "code": code, "message": message})
+    return Response(body.encode("utf-8"), status_code=status, media_type="application/json")
 
 
 def _declared(path: str, params: Mapping[str, Param]) -> None:

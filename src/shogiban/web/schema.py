@@ -181,6 +181,23 @@ def decode_json(data: bytes | str, *, max_depth: int, code: str = "bad_json", ma
         raise RequestError(code, f"malformed json: {excerpt(text)} ({reason})") from error
 
 
+def encode_json(value: object) -> str:
+    """*value* as compact JSON text that is valid UTF-8: non-ASCII characters are written as they
+    are, unless a lone surrogate (from a client's escaped text) would make the text unencodable,
+    when everything is escaped.
+
+    >>> print(encode_json({"a": "将棋"}), encode_json([chr(0xDCFF)]))
+    {"a":"将棋"} ["\\udcff"]
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = json.dumps(value, separators=(",", ":"))
+    return text
+
+
 # -- field types ------------------------------------------------------------------------------------
 
 

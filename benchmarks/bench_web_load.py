@@ -121,16 +121,23 @@ async def run_load(
     deadline = time.monotonic() + seconds + 5
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
         for number in range(games):
+            # Each simulated player comes from an address of its own (the server limits new games
+            # per address, and believes X-Forwarded-For from 127.0.0.1, as behind a proxy).
+            me = {"x-forwarded-for": f"10.0.{number // 250}.{number % 250 + 1}"}
+            friend = {"x-forwarded-for": f"10.1.{number // 250}.{number % 250 + 1}"}
             if number % 2 == 0:
-                answer = (await client.post("/api/games", json={"mode": "computer", "level": 1, "color": "b"})).json()
+                answer = (await client.post("/api/games", json={"mode": "computer", "level": 1, "color": "b"},
+                                            headers=me)).json()
                 player = Player(url.replace("http", "ws"), answer["id"], answer["token"], random.Random(rng.random()),
                                 latencies, deadline, think)
                 player.is_engine_game = True
                 players.append(player)
             else:
-                answer = (await client.post("/api/games", json={"mode": "friend", "color": "b"})).json()
+                answer = (await client.post("/api/games", json={"mode": "friend", "color": "b"}, headers=me)).json()
                 client.cookies.clear()
-                joined = (await client.post(f"/api/games/{answer['id']}/join")).json()
+                invite = answer["invite_url"].split("?invite=", 1)[1]
+                joined = (await client.post(f"/api/games/{answer['id']}/join", json={"invite": invite},
+                                            headers=friend)).json()
                 client.cookies.clear()
                 players.extend(
                     Player(url.replace("http", "ws"), answer["id"], token, random.Random(rng.random()),

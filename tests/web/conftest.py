@@ -133,6 +133,12 @@ def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
     return answer
 
 
+def invite_of(game: dict[str, Any]) -> str:
+    """The invitation secret of a friend's game, from its ``invite_url``."""
+    url: str = game["invite_url"]
+    return url.split("?invite=", 1)[1]
+
+
 def receive(ws: WebSocketTestSession, kind: str | tuple[str, ...]) -> dict[str, Any]:
     """The next message of type *kind*, skipping presence notes (and other kinds)."""
     kinds = (kind,) if isinstance(kind, str) else kind

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from tests.web.conftest import StandInEngine, join_as, new_game, play, receive
+from tests.web.conftest import StandInEngine, invite_of, join_as, new_game, play, receive
 
 from shogiban import Board
 from shogiban.kifu import read_game
@@ -127,12 +127,12 @@ def test_friend_game_join_wrong_side_and_spectators(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         join_as(ws, black)
         assert play(ws, "7g7f", 0)["code"] == "waiting"
-    joined = client.post(f"/api/games/{game_id}/join")
+    joined = client.post(f"/api/games/{game_id}/join", json={"invite": invite_of(game)})
     assert joined.status_code == 200
     white = joined.json()["token"]
     assert joined.json()["color"] == "w"
     client.cookies.clear()
-    taken = client.post(f"/api/games/{game_id}/join")
+    taken = client.post(f"/api/games/{game_id}/join", json={"invite": invite_of(game)})
     assert taken.status_code == 409
     assert taken.json()["code"] == "seat_taken"
     client.cookies.clear()
@@ -176,7 +176,7 @@ def test_unknown_game_everywhere(client: TestClient) -> None:
         response = client.get(url)
         assert response.status_code == 404
         assert response.json() == {"type": "error", "code": "unknown_game", "message": "unknown game: 'nosuchgame'"}
-    assert client.post("/api/games/nosuchgame/join").status_code == 404
+    assert client.post("/api/games/nosuchgame/join", json={"invite": "x"}).status_code == 404
     with client.websocket_connect("/ws/games/nosuchgame") as ws:
         assert ws.receive_json()["code"] == "unknown_game"
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -459,20 +459,21 @@ def test_read_a_pasted_record(client: TestClient) -> None:
     assert [n["label"] for n in response.json()["nodes"][1:]] == ["▲７六歩", "△３四歩"]
 
 
-@pytest.mark.parametrize(("content", "headers"), [
-    (b"\x00\x01\x02 garbage \xff\xfe", {}),
-    (b"", {}),
-    (b"   \n", {}),
-    (b'{"nothing": 1}', {"content-type": "application/json"}),
-    (b"{broken json", {"content-type": "application/json"}),
-    (b"x" * 2_100_000, {}),
+@pytest.mark.parametrize(("content", "headers", "status", "code"), [
+    (b"\x00\x01\x02 garbage \xff\xfe", {}, 400, "bad_record"),
+    (b"", {}, 400, "bad_record"),
+    (b"   \n", {}, 400, "bad_record"),
+    (b'{"nothing": 1}', {"content-type": "application/json"}, 400, "bad_record"),
+    (b"{broken json", {"content-type": "application/json"}, 400, "bad_record"),
+    (b"x" * 2_100_000, {}, 413, "too_large"),
+    (b"x" * 5_000_000, {}, 413, "too_large"),
 ])
-def test_broken_uploads_are_refused(client: TestClient, content: bytes, headers: dict) -> None:
+def test_broken_uploads_are_refused(client: TestClient, content: bytes, headers: dict, status: int, code: str) -> None:
     response = client.post("/api/records", content=content, headers=headers)
-    assert response.status_code == 400
+    assert response.status_code == status
     body = response.json()
     assert body["type"] == "error"
-    assert body["code"] == "bad_record"
+    assert body["code"] == code
     assert body["message"]
 
 
@@ -631,7 +632,7 @@ def test_impasse_in_a_local_game_settles_by_points(client: TestClient) -> None:
 
 def test_impasse_needs_both_players_in_a_friends_game(client: TestClient) -> None:
     game = new_game(client, mode="friend", color="b", sfen=ENTERED)
-    white = client.post(f"/api/games/{game['id']}/join").json()["token"]
+    white = client.post(f"/api/games/{game['id']}/join", json={"invite": invite_of(game)}).json()["token"]
     client.cookies.clear()
     url = f"/ws/games/{game['id']}"
     with client.websocket_connect(url) as b, client.websocket_connect(url) as w:

@@ -274,19 +274,35 @@ def test_friend_game_in_two_browsers_with_a_spectator(browser: Any, server: Serv
     host.click("label[for=color-b]")
     host.click("#start-button")
     host.wait_for_url("**/game/**")
-    link = host.locator("#invite-link").input_value()
+    host.wait_for_selector("#invite-link")
+    invite = host.locator("#invite-link").input_value()
+    watch = host.locator("#watch-link").input_value()
+    assert "?invite=" in invite
+    assert watch == invite.split("?")[0]
     shot(host, "en-friend-invite")
 
+    # The watch link gives no seat, even to the first to open it.
+    spectator = new_page(browser, "ja")
+    spectator.goto(watch)
+    spectator.wait_for_selector("#board .sb-piece")
+    spectator.wait_for_selector(".status-line[data-kind='wait']")
+    assert spectator.locator("#join-button").count() == 0
+
     friend = new_page(browser, "zh-Hant")
-    friend.goto(link)
+    friend.goto(invite)
     friend.click("#join-button")
     friend.wait_for_selector(".status-line[data-kind='wait']")
     host.wait_for_selector(".status-line[data-kind='turn']")
     assert host.locator(".invite-card").is_hidden()
+    friend.wait_for_function("!location.search")  # the used invitation leaves the address
 
-    spectator = new_page(browser, "ja")
-    spectator.goto(link)
-    spectator.wait_for_selector("#board .sb-piece")
+    # A used invitation explains itself and takes no seat.
+    latecomer = new_page(browser, "en")
+    latecomer.goto(invite)
+    latecomer.wait_for_selector("body[data-error='bad_invite'] .error-card")
+    assert "already used" in latecomer.locator(".error-card").inner_text()
+    shot(latecomer, "en-used-invitation")
+    latecomer.context.close()
 
     play_by_clicking(host, "7g7f", "b")
     wait_for_ply(friend, 1)
@@ -300,7 +316,7 @@ def test_friend_game_in_two_browsers_with_a_spectator(browser: Any, server: Serv
     click_square(spectator, "2g")
     click_square(spectator, "2f")
     spectator.wait_for_timeout(300)
-    game_id = link.rsplit("/", 1)[1]
+    game_id = watch.rsplit("/", 1)[1]
     state = api_state(spectator, server.url, game_id)
     assert state["you"] is None
     assert len(state["moves"]) == 2

@@ -40,4 +40,5 @@ def test_serve_starts_uvicorn_with_the_app(monkeypatch: pytest.MonkeyPatch, tmp_
     assert main(["serve", "--port", "8123", "--db", url, "--engine", "fake-engine --flag"]) == 0
     assert seen["host"] == "127.0.0.1"
     assert seen["port"] == 8123
+    assert seen["ws_max_size"] <= 64 * 1024  # uvicorn's default takes 16 MB frames
     assert "http://localhost:8123/" in capsys.readouterr().out

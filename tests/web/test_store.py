@@ -55,14 +55,20 @@ def test_truncate_for_undo(store: GameStore) -> None:
     assert game.outcome is None
 
 
-def test_claim_seat_once(store: GameStore) -> None:
-    store.create(stored())
-    assert store.claim_seat("g1", 1, "tw", [{"kind": "human"}] * 2, {"remaining": [60.0, 60.0]})
-    assert not store.claim_seat("g1", 1, "other", [{"kind": "human"}] * 2, {})
+def test_claim_seat_once_with_the_invitation(store: GameStore) -> None:
+    store.create(stored(invite="inv"))
+    loaded = store.load("g1")
+    assert loaded is not None
+    assert loaded.invite == "inv"
+    seats = [{"kind": "human"}] * 2
+    assert not store.claim_seat("g1", 1, "tw", seats, {"remaining": [60.0, 60.0]}, "wrong")
+    assert store.claim_seat("g1", 1, "tw", seats, {"remaining": [60.0, 60.0]}, "inv")
+    assert not store.claim_seat("g1", 1, "other", seats, {}, "inv")
     game = store.load("g1")
     assert game is not None
     assert game.tokens == ["tb", "tw"]
     assert game.status == "playing"
+    assert game.invite is None
 
 
 def test_in_progress_and_heartbeat(store: GameStore) -> None:

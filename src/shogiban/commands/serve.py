@@ -6,6 +6,9 @@ import argparse
 import logging
 from typing import Any
 
+#: Largest websocket frame uvicorn accepts, bytes (the server refuses messages over 4 KB anyway).
+WS_MAX_BYTES = 64 * 1024
+
 
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 < int(text) < 65536:
@@ -55,5 +58,6 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(database_url=url, engine_command=args.engine, workers=args.workers)
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     print(f"shogiban: http://{shown}:{args.port}/  (database: {url})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    # Websocket frames past this are refused by uvicorn itself (default 16 MB); messages are tiny.
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=WS_MAX_BYTES)
     return 0

@@ -5,17 +5,25 @@
 ...     client.post("/api/games", json={"mode": "local"}).json()["color"]
 'b'
 
-HTTP API (errors are ``{"type": "error", "code", "message"}`` with a 4xx status):
+HTTP API (errors are ``{"type": "error", "code", "message"}`` with a 4xx status, 503 when the
+server is busy or its storage fails):
 
 * ``GET  /api/config`` -- levels, engines, handicaps.
 * ``POST /api/games`` -- new game (see :func:`shogiban.web.newgame.parse_new_game`); sets the
-  player's cookie and returns ``{id, token, color, url, private_url}``.
-* ``GET  /api/games/{id}`` -- the game as the cookie's holder sees it (the ``state`` message).
-* ``POST /api/games/{id}/join`` -- take the open seat of a friend's game.
+  player's cookie and returns ``{id, token, color, url, private_url}``, and for a friend's game
+  ``invite_url``: the friend's single-use invitation (``url`` only lets people watch).
+* ``GET  /api/games/{id}`` -- the game as the cookie's holder sees it (the ``state`` message; a
+  player also gets ``token``, and ``invite_url`` while the friend's seat is open).
+* ``POST /api/games/{id}/join`` -- ``{"invite"}``: take the open seat of a friend's game.
 * ``GET  /api/games/{id}/record.{kif|ki2|csa|jkf|sfen}`` -- download.
 * ``POST /api/records`` -- read a record (raw file body, or JSON ``{"text"}``) into the viewer's tree.
 * ``POST /api/records/export?format=kif`` -- convert a record (same body) for download.
 * ``WS   /ws/games/{id}`` -- play and watch; see :mod:`shogiban.web.messages`.
+
+Every route is a :class:`~shogiban.web.routing.CheckedRoute`: its parameters and body are
+declared in :mod:`shogiban.web.schema` and checked before the handler runs.  Records are read and
+written in worker processes (:mod:`shogiban.web.parsing`); rates are limited per connection and
+per address (:mod:`shogiban.web.limits`).
 """
 
 from __future__ import annotations
@@ -23,49 +31,68 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from shogiban.errors import ShogibanError
 from shogiban.handicaps import HANDICAPS
-from shogiban.web.messages import ClientMessage, MessageError, error_message, parse_client_message
+from shogiban.web.limits import RateLimiter, ServerLimits, TokenBucket
+from shogiban.web.messages import ClientMessage, error_message, parse_client_message
 from shogiban.web.newgame import parse_new_game
-from shogiban.web.pages import STATIC, render_shell
+from shogiban.web.pages import STATIC, render_error_page, render_shell
+from shogiban.web.parsing import ParseJob, ParsePool, ParseReply
 from shogiban.web.players import BuiltinEngines, Thinker, UsiEngines, engine_available
-from shogiban.web.records import MAX_RECORD_BYTES, RecordError, export_game, export_room, game_tree, read_upload
+from shogiban.web.records import RecordLimits, room_record
 from shogiban.web.rooms import GameRoom, Role, RoomError, RoomManager, Services
+from shogiban.web.routing import (
+    Checked,
+    CheckedRoute,
+    CheckedWebSocketRoute,
+    Upload,
+    Uploaded,
+    classify,
+    error_response,
+    exception_handlers,
+)
+from shogiban.web.schema import (
+    EXPORT_QUERY,
+    GAME_ID,
+    GAME_PAGE_QUERY,
+    JOIN,
+    MAX_UPLOAD_BYTES,
+    NEW_GAME,
+    RECORD_FORMAT,
+    RequestError,
+    encode_json,
+    excerpt,
+)
 from shogiban.web.store import AsyncStore, GameStore, default_database_url
 
 log = logging.getLogger(__name__)
 
-#: Largest JSON request body, bytes.
-MAX_JSON_BYTES = 64_000
 #: Messages queued for a slow client before it is disconnected.
 MAX_QUEUED = 256
 COOKIE_PREFIX = "sb_"
 _SENTINEL = object()
 
+__all__ = ["MAX_QUEUED", "Connection", "cookie_name", "create_app", "error_response"]
+
 
 def cookie_name(game_id: str) -> str:
-    """The cookie holding a player's token for *game_id*."""
+    """The cookie holding a player's token for *game_id* (a checked id: letters and digits)."""
     return COOKIE_PREFIX + game_id
-
-
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    """A JSON error."""
-    return JSONResponse(dict(error_message(code, message)), status_code=status)
 
 
 def _foreign_origin(headers: Any, host: str | None) -> bool:
@@ -77,36 +104,29 @@ def _foreign_origin(headers: Any, host: str | None) -> bool:
     if not origin or host is None:
         return False  # not a browser page (scripts, tests) or no host to compare with
     hosts = {host.lower(), str(headers.get("x-forwarded-host", "")).lower()}  # behind a proxy
-    return urlsplit(origin).netloc.lower() not in hosts
+    try:
+        netloc = urlsplit(origin).netloc.lower()
+    except ValueError:  # an Origin that is not a URL at all
+        return True
+    return netloc not in hosts
 
 
-def _set_token_cookie(response: Response, game_id: str, token: str) -> None:
+def _client_address(connection: HTTPConnection) -> str:
+    return connection.client.host if connection.client is not None else "unknown"
+
+
+def _set_token_cookie(response: Response, request: Request, game_id: str, token: str) -> None:
+    # Secure when the visitor came over HTTPS (behind a proxy: its X-Forwarded-Proto, which
+    # uvicorn believes from 127.0.0.1), so the token never travels in clear afterwards.
     response.set_cookie(
-        cookie_name(game_id), token, max_age=400 * 24 * 3600, path="/", httponly=True, samesite="lax"
+        cookie_name(game_id), token, max_age=400 * 24 * 3600, path="/", httponly=True, samesite="lax",
+        secure=request.url.scheme == "https",
     )
 
 
-async def _read_body(request: Request, limit: int) -> bytes:
-    """The request body, refusing more than *limit* bytes."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise RecordError(f"request too large: {declared} bytes (at most {limit})")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise RecordError(f"request too large: more than {limit} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-async def _read_json(request: Request) -> Any:
-    body = await _read_body(request, MAX_JSON_BYTES)
-    try:
-        return json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise MessageError("bad_json", f"malformed json body: {body[:80]!r}") from error
+def _reply_response(reply: ParseReply) -> Response:
+    headers = {"Content-Disposition": f'attachment; filename="{reply.filename}"'} if reply.filename else None
+    return Response(reply.body, status_code=reply.status, media_type=reply.media_type, headers=headers)
 
 
 class Connection:
@@ -118,16 +138,23 @@ class Connection:
         self.role: Role = role
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.closed = False
+        self.closing = False
+        """A close frame is queued behind the last messages (the client misbehaved)."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue *message*; a client that falls too far behind is dropped."""
         if self.closed:
             return
         if self.queue.qsize() >= MAX_QUEUED:
-            self.closed = True
-            self.queue.put_nowait(_SENTINEL)
+            self.close_after_queue()
             return
         self.queue.put_nowait(message)
+
+    def close_after_queue(self) -> None:
+        """Send what is queued, then close with 1008 (policy violation)."""
+        if not self.closed:
+            self.closed = self.closing = True
+            self.queue.put_nowait(_SENTINEL)
 
     async def writer(self) -> None:
         """Send queued messages until closed."""
@@ -137,16 +164,15 @@ class Connection:
                 with contextlib.suppress(RuntimeError):
                     await self.websocket.close(code=1008)
                 return
-            await self.websocket.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+            await self.websocket.send_text(encode_json(message))
 
 
 def _error_of(error: Exception) -> dict[str, Any]:
-    code = getattr(error, "code", None) or "invalid"
-    return dict(error_message(str(code), str(error)))
+    _, code, message = classify(error)
+    return dict(error_message(code, message))
 
 
 async def _dispatch(room: GameRoom, connection: Connection, message: ClientMessage) -> None:
-    kind = message["type"]
     if message["type"] == "move":
         await room.play(connection.role, message["usi"], message["ply"])
     elif message["type"] == "resign":
@@ -168,7 +194,7 @@ async def _dispatch(room: GameRoom, connection: Connection, message: ClientMessa
             connection.role = role
         connection.send(dict(room.state_for(connection.role)))
         room.broadcast_presence()
-    elif kind == "ping":
+    elif message["type"] == "ping":
         connection.send({"type": "pong"})
 
 
@@ -181,6 +207,9 @@ def create_app(
     workers: int | None = None,
     heartbeat: float = 2.0,
     now: Callable[[], float] = time.time,
+    limits: ServerLimits | None = None,
+    parse_pool: ParsePool | None = None,
+    record_limits: RecordLimits | None = None,
 ) -> Starlette:
     """Build the application.
 
@@ -191,10 +220,18 @@ def create_app(
     :param usi: a USI engine service (default: from *engine_command*).
     :param workers: engine worker processes (default: CPU count - 1).
     :param heartbeat: seconds between the "server alive" notes used to discount downtime.
+    :param limits: rates and sizes (default :class:`~shogiban.web.limits.ServerLimits`).
+    :param parse_pool: the record workers (default: a pool per *limits*, closed with the app;
+        one passed in is left running).
+    :param record_limits: how large uploaded records may be.
     """
     url = database_url or default_database_url()
+    limits = limits or ServerLimits()
+    record_limits = record_limits or RecordLimits()
     state: dict[str, Any] = {}
     learn_routes = _learn_routes()
+    game_starts = RateLimiter(limits.game_burst, limits.games_per_minute / 60, limits.tracked_addresses)
+    uploads = RateLimiter(limits.upload_burst, limits.uploads_per_minute / 60, limits.tracked_addresses)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -207,10 +244,13 @@ def create_app(
         if usi_service is None and engine_command:
             usi_service = UsiEngines(engine_command)
         usi_name = getattr(usi_service, "name", None)
-        services = Services(store=store, engines=builtin, usi=usi_service, usi_name=usi_name, now=now)
+        cpu = ThreadPoolExecutor(max_workers=2, thread_name_prefix="shogiban-cpu")
+        pool = parse_pool or ParsePool(limits.parse_workers, deadline=limits.parse_seconds, memory=limits.parse_memory)
+        services = Services(store=store, engines=builtin, usi=usi_service, usi_name=usi_name, now=now, cpu=cpu)
         rooms = RoomManager(services)
-        state.update(store=store, services=services, rooms=rooms)
+        state.update(store=store, services=services, rooms=rooms, cpu=cpu, pool=pool)
         app.state.rooms = rooms
+        app.state.store = store
         previous = await store.run(store.store.last_heartbeat)
         await store.run(store.store.heartbeat, now())
         restored = await rooms.restore(previous)
@@ -227,31 +267,65 @@ def create_app(
             for service in (builtin, usi_service):
                 if service is not None:
                     await service.close()
+            if parse_pool is None:
+                await pool.close()
+            cpu.shutdown(wait=True)
             store.close()
 
     def rooms() -> RoomManager:
         manager: RoomManager = state["rooms"]
         return manager
 
-    async def page_home(request: Request) -> Response:
+    async def parse(job: ParseJob) -> Response:
+        pool: ParsePool = state["pool"]
+        return _reply_response(await pool.run(job))
+
+    def refuse_foreign(connection: HTTPConnection) -> None:
+        if _foreign_origin(connection.headers, connection.headers.get("host")):
+            raise RequestError("bad_origin", "requests from other sites are not accepted", 403)
+
+    def limit_uploads(request: Request) -> None:
+        if not uploads.allow(_client_address(request), time.monotonic()):
+            raise RequestError("too_fast", "too many records at once: please wait a little", 429)
+
+    async def known_room(game_id: str) -> GameRoom:
+        room = await rooms().get(game_id)
+        if room is None:
+            raise RequestError("unknown_game", f"unknown game: {excerpt(game_id)}", 404)
+        return room
+
+    async def page_home(request: Request, checked: Checked) -> Response:
         return render_shell(request, page="play", show_learn=bool(learn_routes))
 
-    async def page_record(request: Request) -> Response:
+    async def page_record(request: Request, checked: Checked) -> Response:
         return render_shell(request, page="record", title_key="record.title", show_learn=bool(learn_routes))
 
-    async def page_game(request: Request) -> Response:
-        game_id = request.path_params["game_id"]
-        token = request.query_params.get("token")
-        if token:
-            # A private link: remember the token in a cookie, then show the clean address.
-            response = RedirectResponse(f"/game/{game_id}", status_code=303)
-            _set_token_cookie(response, game_id, token)
-            return response
-        return render_shell(
-            request, page="game", title_key="game.title", data={"game_id": game_id}, show_learn=bool(learn_routes)
-        )
+    async def page_game(request: Request, checked: Checked) -> Response:
+        game_id: str = checked.params["game_id"]
+        token, invite = checked.query.get("token"), checked.query.get("invite")
+        data: dict[str, Any] = {"game_id": game_id}
+        if token or invite:
+            room = await known_room(game_id)
+            clean = f"/game/{game_id}"
+            if token:
+                # A player's own link: the token must belong to this game before it becomes a cookie.
+                if room.role_of(token) is None:
+                    return render_error_page(request, status=403, code="bad_token",
+                                             message="this link does not belong to a player of this game",
+                                             link=(clean, "game.watch"))
+                response = RedirectResponse(clean, status_code=303)
+                _set_token_cookie(response, request, game_id, token)
+                return response
+            if room.role_of(request.cookies.get(cookie_name(game_id))) is not None:
+                return RedirectResponse(clean, status_code=303)  # a player opening the invitation again
+            if not room.invite_matches(invite):
+                return render_error_page(request, status=403, code="bad_invite",
+                                         message="this invitation is not valid for this game (it may have been used)",
+                                         link=(clean, "game.watch"))
+            data["invite"] = invite
+        return render_shell(request, page="game", title_key="game.title", data=data, show_learn=bool(learn_routes))
 
-    async def api_config(request: Request) -> Response:
+    async def api_config(request: Request, checked: Checked) -> Response:
         services: Services = state["services"]
         return JSONResponse({
             "levels": list(range(1, 9)),
@@ -261,18 +335,18 @@ def create_app(
             "learn": bool(learn_routes),
         })
 
-    async def api_create(request: Request) -> Response:
+    async def api_create(request: Request, checked: Checked) -> Response:
         services: Services = state["services"]
-        if _foreign_origin(request.headers, request.headers.get("host")):
-            return error_response(403, "bad_origin", "requests from other sites are not accepted")
-        try:
-            data = await _read_json(request)
-            setup = parse_new_game(data, usi_available=services.usi is not None)
-            if setup.mode == "computer" and setup.opponent == "engine" and services.engines is None:
-                return error_response(400, "no_engine", "the built-in engine is not available on this server")
-            room, token = await rooms().create(setup)
-        except (ShogibanError, MessageError) as error:
-            return error_response(400, getattr(error, "code", "bad_setup"), str(error))
+        refuse_foreign(request)
+        loop = asyncio.get_running_loop()
+        # Replaying up to 2,000 start moves is work for a thread, not for the event loop.
+        setup = await loop.run_in_executor(state["cpu"], lambda: parse_new_game(
+            checked.body, usi_available=services.usi is not None))
+        if setup.mode == "computer" and setup.opponent == "engine" and services.engines is None:
+            raise RequestError("no_engine", "the built-in engine is not available on this server")
+        if not game_starts.allow(_client_address(request), time.monotonic()):
+            raise RequestError("too_fast", "too many new games at once: please wait a little", 429)
+        room, token = await rooms().create(setup)
         body = {
             "id": room.id,
             "token": token,
@@ -280,82 +354,53 @@ def create_app(
             "url": f"/game/{room.id}",
             "private_url": f"/game/{room.id}?token={token}",
         }
+        if room.invite is not None:
+            body["invite_url"] = f"/game/{room.id}?invite={room.invite}"
         response = JSONResponse(body, status_code=201)
-        _set_token_cookie(response, room.id, token)
+        _set_token_cookie(response, request, room.id, token)
         return response
 
-    async def api_game(request: Request) -> Response:
-        game_id = request.path_params["game_id"]
-        room = await rooms().get(game_id)
-        if room is None:
-            return error_response(404, "unknown_game", f"unknown game: {game_id!r}")
+    async def api_game(request: Request, checked: Checked) -> Response:
+        game_id: str = checked.params["game_id"]
+        room = await known_room(game_id)
         token = request.cookies.get(cookie_name(game_id))
         role = room.role_of(token)
         body: dict[str, Any] = dict(room.state_for(role))
         if role is not None:
             body["token"] = token
+            if room.invite is not None and room.open_seat is not None:
+                body["invite_url"] = f"/game/{game_id}?invite={room.invite}"
         return JSONResponse(body)
 
-    async def api_join(request: Request) -> Response:
-        game_id = request.path_params["game_id"]
-        if _foreign_origin(request.headers, request.headers.get("host")):
-            return error_response(403, "bad_origin", "requests from other sites are not accepted")
-        room = await rooms().get(game_id)
-        if room is None:
-            return error_response(404, "unknown_game", f"unknown game: {game_id!r}")
-        try:
-            color, token = await room.join(request.cookies.get(cookie_name(game_id)))
-        except RoomError as error:
-            return error_response(409, error.code, str(error))
+    async def api_join(request: Request, checked: Checked) -> Response:
+        game_id: str = checked.params["game_id"]
+        refuse_foreign(request)
+        room = await known_room(game_id)
+        color, token = await room.join(request.cookies.get(cookie_name(game_id)), checked.body.get("invite"))
         response = JSONResponse({"id": game_id, "color": "bw"[color], "token": token,
                                  "private_url": f"/game/{game_id}?token={token}"})
-        _set_token_cookie(response, game_id, token)
+        _set_token_cookie(response, request, game_id, token)
         return response
 
-    async def api_record(request: Request) -> Response:
-        game_id = request.path_params["game_id"]
-        fmt = request.path_params["fmt"]
-        room = await rooms().get(game_id)
-        if room is None:
-            return error_response(404, "unknown_game", f"unknown game: {game_id!r}")
-        try:
-            download = export_room(room, fmt)
-        except RecordError as error:
-            return error_response(400, error.code, str(error))
-        return _download(download.content, download.filename, download.media_type)
+    async def api_record(request: Request, checked: Checked) -> Response:
+        room = await known_room(checked.params["game_id"])
+        limit_uploads(request)
+        # Copied here (a few lists); built and written in a worker.
+        return await parse(ParseJob("room", fmt=checked.params["fmt"], room=room_record(room), limits=record_limits))
 
-    async def _upload(request: Request) -> bytes | str:
-        body = await _read_body(request, MAX_RECORD_BYTES + 1000)
-        if request.headers.get("content-type", "").startswith("application/json"):
-            try:
-                data = json.loads(body)
-            except (json.JSONDecodeError, UnicodeDecodeError) as error:
-                raise RecordError(f"malformed json body: {body[:80]!r}") from error
-            text = data.get("text") if isinstance(data, dict) else None
-            if not isinstance(text, str):
-                raise RecordError('expected {"text": "<the record>"}')
-            return text
-        return body
+    async def api_read_record(request: Request, checked: Checked) -> Response:
+        limit_uploads(request)
+        upload: Uploaded = checked.body
+        return await parse(ParseJob("tree", upload.data, upload.is_json, limits=record_limits))
 
-    async def api_read_record(request: Request) -> Response:
-        try:
-            game = read_upload(await _upload(request))
-            tree = game_tree(game)
-        except ShogibanError as error:
-            return error_response(400, getattr(error, "code", "bad_record"), str(error))
-        return JSONResponse(tree)
+    async def api_export_record(request: Request, checked: Checked) -> Response:
+        limit_uploads(request)
+        upload: Uploaded = checked.body
+        job = ParseJob("export", upload.data, upload.is_json, fmt=checked.query["format"], limits=record_limits)
+        return await parse(job)
 
-    async def api_export_record(request: Request) -> Response:
-        fmt = request.query_params.get("format", "kif")
-        try:
-            game = read_upload(await _upload(request))
-            download = export_game(game, fmt, "record")
-        except ShogibanError as error:
-            return error_response(400, getattr(error, "code", "bad_record"), str(error))
-        return _download(download.content, download.filename, download.media_type)
-
-    async def game_socket(websocket: WebSocket) -> None:
-        game_id = websocket.path_params["game_id"]
+    async def game_socket(websocket: WebSocket, params: dict[str, Any]) -> None:
+        game_id: str = params["game_id"]
         await websocket.accept()
         if _foreign_origin(websocket.headers, websocket.headers.get("host")):
             refusal = error_message("bad_origin", "connections from other sites are not accepted")
@@ -364,54 +409,74 @@ def create_app(
             return
         room = await rooms().get(game_id)
         if room is None:
-            await websocket.send_json(dict(error_message("unknown_game", f"unknown game: {game_id!r}")))
+            await websocket.send_json(dict(error_message("unknown_game", f"unknown game: {excerpt(game_id)}")))
             await websocket.close(code=4404)
+            return
+        if len(room.subscribers) >= limits.connections_per_game:
+            await websocket.send_json(dict(error_message("busy", "too many people are connected to this game")))
+            await websocket.close(code=1013)  # try again later
             return
         connection = Connection(websocket, room.role_of(websocket.cookies.get(cookie_name(game_id))))
         writer = asyncio.create_task(connection.writer())
         room.subscribe(connection)
         try:
-            while not connection.closed:
-                received = await websocket.receive()
-                if received["type"] == "websocket.disconnect":
-                    break
-                try:
-                    message = parse_client_message(received.get("text") or received.get("bytes"))
-                    await _dispatch(room, connection, message)
-                except (MessageError, RoomError, ShogibanError) as error:
-                    connection.send(_error_of(error))
-                except SQLAlchemyError as error:
-                    log.error("game %s: storage failed: %s", game_id, error)
-                    connection.send(dict(error_message("storage", "the game could not be saved: please try again")))
-        except WebSocketDisconnect:
-            pass
+            await _serve_socket(room, connection, TokenBucket(limits.message_burst, limits.messages_per_second),
+                                limits.refusals_before_close)
         finally:
             room.unsubscribe(connection)
-            connection.closed = True
+            if connection.closing:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(writer, timeout=5)  # let the close frame go out
             writer.cancel()
             rooms().forget_if_idle(room)
 
     routes: list[BaseRoute] = [
-        Route("/", page_home),
-        Route("/record", page_record),
-        Route("/game/{game_id}", page_game),
-        Route("/api/config", api_config),
-        Route("/api/games", api_create, methods=["POST"]),
-        Route("/api/games/{game_id}", api_game),
-        Route("/api/games/{game_id}/join", api_join, methods=["POST"]),
-        Route("/api/games/{game_id}/record.{fmt}", api_record),
-        Route("/api/records", api_read_record, methods=["POST"]),
-        Route("/api/records/export", api_export_record, methods=["POST"]),
-        WebSocketRoute("/ws/games/{game_id}", game_socket),
+        CheckedRoute("/", page_home, page=True),
+        CheckedRoute("/record", page_record, page=True),
+        CheckedRoute("/game/{game_id}", page_game, params={"game_id": GAME_ID}, query=GAME_PAGE_QUERY, page=True),
+        CheckedRoute("/api/config", api_config),
+        CheckedRoute("/api/games", api_create, methods=["POST"], body=NEW_GAME),
+        CheckedRoute("/api/games/{game_id}", api_game, params={"game_id": GAME_ID}),
+        CheckedRoute("/api/games/{game_id}/join", api_join, methods=["POST"], params={"game_id": GAME_ID}, body=JOIN),
+        CheckedRoute("/api/games/{game_id}/record.{fmt}", api_record,
+                     params={"game_id": GAME_ID, "fmt": RECORD_FORMAT}),
+        CheckedRoute("/api/records", api_read_record, methods=["POST"], body=Upload(MAX_UPLOAD_BYTES)),
+        CheckedRoute("/api/records/export", api_export_record, methods=["POST"], query=EXPORT_QUERY,
+                     body=Upload(MAX_UPLOAD_BYTES)),
+        CheckedWebSocketRoute("/ws/games/{game_id}", game_socket, params={"game_id": GAME_ID}),
         *learn_routes,
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=exception_handlers())
 
 
-def _download(content: bytes, filename: str, media_type: str) -> Response:
-    disposition = f'attachment; filename="{filename}"'
-    return Response(content, media_type=media_type, headers={"Content-Disposition": disposition})
+async def _serve_socket(room: GameRoom, connection: Connection, bucket: TokenBucket, patience: int) -> None:
+    """Read *connection*'s messages until it closes: each is checked, rate-limited and answered
+    (an ``error`` for anything refused); the connection stays open unless it floods."""
+    refused = 0
+    try:
+        while not connection.closed:
+            received = await connection.websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            if not bucket.take(time.monotonic()):
+                refused += 1
+                connection.send(dict(error_message("too_fast", "too many messages: slow down")))
+                if refused >= patience:
+                    connection.close_after_queue()
+                continue
+            refused = 0
+            try:
+                message = parse_client_message(received.get("text") or received.get("bytes"))
+                await _dispatch(room, connection, message)
+            except (RoomError, ShogibanError, SQLAlchemyError) as error:
+                connection.send(_error_of(error))
+            except Exception as error:  # a bug must not cost the player the connection; classify() logs it
+                connection.send(_error_of(error))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        connection.closed = True
 
 
 async def _heartbeat(store: AsyncStore, every: float, now: Callable[[], float]) -> None:

@@ -15,6 +15,7 @@ datetime.timedelta(seconds=65)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -34,13 +35,14 @@ class TimeControlError(ValueError):
 
 def _seconds(value: object, name: str) -> timedelta:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TimeControlError(f"invalid {name}: {value!r} (expected a number of seconds)")
-    if value != value or value < 0:  # NaN or negative
-        raise TimeControlError(f"invalid {name}: {value!r} (must be 0 or more)")
-    span = timedelta(seconds=float(value))
-    if span > LONGEST:
-        raise TimeControlError(f"invalid {name}: {value!r} (at most {int(LONGEST.total_seconds())} s)")
-    return span
+        raise TimeControlError(f"invalid {name}: {type(value).__name__} (expected a number of seconds)")
+    if (isinstance(value, float) and not math.isfinite(value)) or value < 0:
+        raise TimeControlError(f"invalid {name}: {value!r} (must be a finite number, 0 or more)")
+    # Compared before converting: timedelta() and float() overflow on huge numbers (1e20 s, 10**400).
+    if value > LONGEST.total_seconds():
+        shown = f"{value:.3g}" if isinstance(value, float) or value < 10**15 else "a huge number"
+        raise TimeControlError(f"invalid {name}: {shown} (at most {int(LONGEST.total_seconds())} s)")
+    return timedelta(seconds=float(value))
 
 
 @dataclass(frozen=True, slots=True)

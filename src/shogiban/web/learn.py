@@ -24,19 +24,17 @@ JSON endpoints (``lang`` is any of ``en``, ``ja``, ``zh-Hant``, ``zh-Hans``; def
 
 from __future__ import annotations
 
-import json
 from importlib import resources
-from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
-from shogiban.errors import InvalidMoveError
 from shogiban.lessons.content import UnknownLessonError, lesson_index, render_lesson, try_move
 from shogiban.lessons.puzzles import (
-    BadLineError,
+    Puzzle,
     PuzzleChecker,
     UnknownPuzzleError,
     get_puzzle,
@@ -47,6 +45,17 @@ from shogiban.lessons.puzzles import (
 )
 from shogiban.play.i18n import Language, UnknownLanguageError, normalize_language, translate
 from shogiban.web.pages import render_shell
+from shogiban.web.routing import Checked, CheckedRoute
+from shogiban.web.schema import (
+    LANG_QUERY,
+    LESSON_ID,
+    LESSON_TRY,
+    PUZZLE_HINT,
+    PUZZLE_ID,
+    PUZZLE_MOVE,
+    SECTION_INDEX,
+    RequestError,
+)
 
 STATIC_DIR = resources.files("shogiban.web").joinpath("static", "learn")
 
@@ -60,18 +69,6 @@ def _language(value: object) -> Language:
         return "en"
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"code": code, "message": message}, status_code=status)
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    try:
-        data = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def _page(request: Request, page: str) -> Response:
     # The site's shell (header, navigation, language), filled by the page's own module.
     return render_shell(
@@ -83,43 +80,44 @@ def _page(request: Request, page: str) -> Response:
     )
 
 
+def _lesson_id(checked: Checked) -> str:
+    lesson_id: str = checked.params["lesson_id"]
+    return lesson_id
+
+
 def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
     """The routes, with *checker* checking puzzle moves (a :class:`PuzzleChecker` using
-    :func:`shogiban.tsume.solve` by default)."""
+    :func:`shogiban.tsume.solve` by default).  Every route is a checked route: see
+    :mod:`shogiban.web.routing`."""
     puzzle_checker = checker if checker is not None else PuzzleChecker()
 
-    async def learn_page(request: Request) -> Response:
+    async def learn_page(request: Request, checked: Checked) -> Response:
         return _page(request, "learn")
 
-    async def puzzles_page(request: Request) -> Response:
+    async def puzzles_page(request: Request, checked: Checked) -> Response:
         return _page(request, "puzzles")
 
-    async def api_lessons(request: Request) -> Response:
-        language = _language(request.query_params.get("lang"))
+    async def api_lessons(request: Request, checked: Checked) -> Response:
+        language = _language(checked.query.get("lang"))
         return JSONResponse({"language": language, "lessons": lesson_index(language)})
 
-    def api_lesson(request: Request) -> Response:
-        language = _language(request.query_params.get("lang"))
+    async def api_lesson(request: Request, checked: Checked) -> Response:
+        language = _language(checked.query.get("lang"))
         try:
-            return JSONResponse(render_lesson(request.path_params["lesson_id"], language))
+            return JSONResponse(render_lesson(_lesson_id(checked), language))
         except UnknownLessonError as error:
-            return _error(404, "unknown_lesson", str(error))
+            raise RequestError("unknown_lesson", str(error), 404) from None
 
-    async def api_try(request: Request) -> Response:
-        data = await _body(request)
-        language = _language(data.get("lang"))
-        usi = data.get("usi")
-        if not isinstance(usi, str):
-            return _error(400, "invalid_move", "missing 'usi'")
+    async def api_try(request: Request, checked: Checked) -> Response:
+        body = checked.body
+        language = _language(body.get("lang"))
         try:
-            return JSONResponse(try_move(request.path_params["lesson_id"], request.path_params["index"], usi, language))
+            return JSONResponse(try_move(_lesson_id(checked), checked.params["index"], body["usi"], language))
         except UnknownLessonError as error:
-            return _error(404, "unknown_lesson", str(error))
-        except InvalidMoveError as error:
-            return _error(400, "invalid_move", str(error))
+            raise RequestError("unknown_lesson", str(error), 404) from None
 
-    async def api_puzzles(request: Request) -> Response:
-        language = _language(request.query_params.get("lang"))
+    async def api_puzzles(request: Request, checked: Checked) -> Response:
+        language = _language(checked.query.get("lang"))
         groups = [
             {
                 "length": length,
@@ -130,76 +128,50 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
         ]
         return JSONResponse({"language": language, "groups": groups})
 
-    async def api_puzzle(request: Request) -> Response:
+    def _puzzle(checked: Checked) -> Puzzle:
         try:
-            puzzle = get_puzzle(request.path_params["puzzle_id"])
+            return get_puzzle(checked.params["puzzle_id"])
         except UnknownPuzzleError as error:
-            return _error(404, "unknown_puzzle", str(error))
+            raise RequestError("unknown_puzzle", str(error), 404) from None
+
+    async def api_puzzle(request: Request, checked: Checked) -> Response:
+        puzzle = _puzzle(checked)
         board = replay(puzzle, [])
         return JSONResponse(
             {"id": puzzle.id, "length": puzzle.length, "number": puzzle.number, "source": puzzle.source,
              **position_view(board)}
         )
 
-    async def _puzzle_request(request: Request) -> tuple[Any, list[str], dict[str, Any]] | Response:
-        try:
-            puzzle = get_puzzle(request.path_params["puzzle_id"])
-        except UnknownPuzzleError as error:
-            return _error(404, "unknown_puzzle", str(error))
-        data = await _body(request)
-        line = data.get("line", [])
-        if not isinstance(line, list) or not all(isinstance(m, str) for m in line):
-            return _error(400, "bad_line", "'line' must be a list of USI moves")
-        return puzzle, line, data
-
-    def _move(puzzle: Any, line: list[str], usi: str, language: Language) -> Response:
-        try:
-            return JSONResponse(puzzle_checker.attempt(puzzle, line, usi, language))
-        except BadLineError as error:
-            return _error(400, "bad_line", str(error))
-        except InvalidMoveError as error:
-            return _error(400, "invalid_move", str(error))
-
-    async def api_puzzle_move(request: Request) -> Response:
-        found = await _puzzle_request(request)
-        if isinstance(found, Response):
-            return found
-        puzzle, line, data = found
-        usi = data.get("usi")
-        if not isinstance(usi, str):
-            return _error(400, "invalid_move", "missing 'usi'")
-        from starlette.concurrency import run_in_threadpool
-
+    async def api_puzzle_move(request: Request, checked: Checked) -> Response:
+        puzzle = _puzzle(checked)
+        body = checked.body
+        line, language = body.get("line") or [], _language(body.get("lang"))
         # The solver is CPU work: keep it off the event loop.
-        return await run_in_threadpool(_move, puzzle, line, usi, _language(data.get("lang")))
+        result = await run_in_threadpool(puzzle_checker.attempt, puzzle, line, body["usi"], language)
+        return JSONResponse(result)
 
-    def _hint(puzzle: Any, line: list[str]) -> Response:
-        try:
-            return JSONResponse(hint_payload(puzzle_checker.hint(puzzle, line)))
-        except BadLineError as error:
-            return _error(400, "bad_line", str(error))
+    async def api_puzzle_hint(request: Request, checked: Checked) -> Response:
+        puzzle = _puzzle(checked)
+        hint = await run_in_threadpool(puzzle_checker.hint, puzzle, checked.body.get("line") or [])
+        return JSONResponse(hint_payload(hint))
 
-    async def api_puzzle_hint(request: Request) -> Response:
-        found = await _puzzle_request(request)
-        if isinstance(found, Response):
-            return found
-        puzzle, line, _ = found
-        from starlette.concurrency import run_in_threadpool
-
-        return await run_in_threadpool(_hint, puzzle, line)
-
+    lesson = {"lesson_id": LESSON_ID}
+    puzzle = {"puzzle_id": PUZZLE_ID}
     return [
-        Route("/learn", learn_page),
-        Route("/learn/{lesson_id}", learn_page),
-        Route("/puzzles", puzzles_page),
-        Route("/puzzles/{puzzle_id}", puzzles_page),
-        Route("/api/learn/lessons", api_lessons),
-        Route("/api/learn/lessons/{lesson_id}", api_lesson),
-        Route("/api/learn/lessons/{lesson_id}/sections/{index:int}/try", api_try, methods=["POST"]),
-        Route("/api/puzzles", api_puzzles),
-        Route("/api/puzzles/{puzzle_id}", api_puzzle),
-        Route("/api/puzzles/{puzzle_id}/move", api_puzzle_move, methods=["POST"]),
-        Route("/api/puzzles/{puzzle_id}/hint", api_puzzle_hint, methods=["POST"]),
+        CheckedRoute("/learn", learn_page, page=True),
+        CheckedRoute("/learn/{lesson_id}", learn_page, params=lesson, page=True),
+        CheckedRoute("/puzzles", puzzles_page, page=True),
+        CheckedRoute("/puzzles/{puzzle_id}", puzzles_page, params=puzzle, page=True),
+        CheckedRoute("/api/learn/lessons", api_lessons, query=LANG_QUERY),
+        CheckedRoute("/api/learn/lessons/{lesson_id}", api_lesson, params=lesson, query=LANG_QUERY),
+        CheckedRoute("/api/learn/lessons/{lesson_id}/sections/{index}/try", api_try, methods=["POST"],
+                     params={**lesson, "index": SECTION_INDEX}, body=LESSON_TRY),
+        CheckedRoute("/api/puzzles", api_puzzles, query=LANG_QUERY),
+        CheckedRoute("/api/puzzles/{puzzle_id}", api_puzzle, params=puzzle),
+        CheckedRoute("/api/puzzles/{puzzle_id}/move", api_puzzle_move, methods=["POST"], params=puzzle,
+                     body=PUZZLE_MOVE),
+        CheckedRoute("/api/puzzles/{puzzle_id}/hint", api_puzzle_hint, methods=["POST"], params=puzzle,
+                     body=PUZZLE_HINT),
         Mount("/static/learn", app=StaticFiles(directory=str(STATIC_DIR)), name="learn-static"),
     ]
 

@@ -18,19 +18,14 @@ of the game), ``move`` (one move and the new position), ``hint``, ``presence``, 
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal, TypedDict
 
-#: Longest client message accepted, in characters.
-MAX_MESSAGE = 4096
+from shogiban.web.schema import MAX_MESSAGE_BYTES, RequestError, decode_message
 
-
-class MessageError(ValueError):
-    """A client message that cannot be accepted; ``code`` is stable for translation."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+#: Longest client message accepted, in bytes.
+MAX_MESSAGE = MAX_MESSAGE_BYTES
+#: A client message that cannot be accepted; ``code`` is stable for translation.
+MessageError = RequestError
 
 
 # -- client to server ---------------------------------------------------------------------------
@@ -226,55 +221,20 @@ def error_message(code: str, message: str) -> ErrorMessage:
 # -- parsing ------------------------------------------------------------------------------------
 
 
-def _ply(data: dict[str, Any]) -> int:
-    ply = data.get("ply")
-    if isinstance(ply, bool) or not isinstance(ply, int) or ply < 0:
-        raise MessageError("bad_message", f"invalid ply: {ply!r} (expected the number of moves played)")
-    return ply
-
-
 def parse_client_message(text: str | bytes | None) -> ClientMessage:
-    """Parse and check one client message.
+    """Parse and check one client message against its declaration
+    (:data:`shogiban.web.schema.CLIENT_MESSAGES`).
 
-    :raises MessageError: ``bad_json`` for text that is not a JSON object, ``bad_message`` for a
-        missing or mistyped field, ``unknown_type`` for an unknown ``type``.
+    :raises MessageError: ``bad_json`` for text that is not a JSON object (or longer than
+        :data:`MAX_MESSAGE` bytes, or nested), ``bad_message`` for a missing or mistyped field,
+        ``unknown_type`` for an unknown ``type``.
     """
-    if text is None:
-        raise MessageError("bad_json", "empty message")
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise MessageError("bad_json", f"message is not utf-8 ({error})") from error
-    if len(text) > MAX_MESSAGE:
-        raise MessageError("bad_json", f"message too long ({len(text)} characters, at most {MAX_MESSAGE})")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise MessageError("bad_json", f"malformed json: {text[:80]!r} ({error.msg})") from error
-    if not isinstance(data, dict):
-        raise MessageError("bad_json", f"expected a json object, got {text[:80]!r}")
-    kind = data.get("type")
+    data = decode_message(text)
+    kind = data["type"]
     if kind == "move":
-        usi = data.get("usi")
-        if not isinstance(usi, str) or not usi or len(usi) > 8:
-            raise MessageError("bad_message", f"invalid move field: {usi!r} (expected usi text such as '7g7f')")
-        return {"type": "move", "usi": usi, "ply": _ply(data)}
+        return {"type": "move", "usi": data["usi"], "ply": data["ply"]}
     if kind == "hello":
-        token = data.get("token")
-        if token is not None and (not isinstance(token, str) or len(token) > 200):
-            raise MessageError("bad_message", f"invalid token: {token!r}")
-        return {"type": "hello", "token": token}
-    if kind == "resign":
-        return {"type": "resign"}
-    if kind == "undo":
-        return {"type": "undo", "ply": _ply(data)}
-    if kind == "hint":
-        return {"type": "hint", "ply": _ply(data)}
-    if kind == "declare":
-        return {"type": "declare", "ply": _ply(data)}
-    if kind == "impasse":
-        return {"type": "impasse", "ply": _ply(data)}
-    if kind == "ping":
-        return {"type": "ping"}
-    raise MessageError("unknown_type", f"unknown message type: {kind!r}")
+        return {"type": "hello", "token": data.get("token")}
+    if kind in ("undo", "hint", "declare", "impasse"):
+        return {"type": kind, "ply": data["ply"]}
+    return {"type": kind}  # resign, ping: the type is all there is

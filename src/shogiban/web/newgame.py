@@ -19,11 +19,10 @@ from shogiban.outcome import EnteringKingRule
 from shogiban.pieces import Color
 from shogiban.sfen import STARTING_SFEN
 from shogiban.web.clock import TimeControl, TimeControlError
+from shogiban.web.schema import MAX_START_MOVES, excerpt, shorten
 
 Mode = Literal["computer", "friend", "local"]
 MODES: tuple[Mode, ...] = ("computer", "friend", "local")
-#: Most moves a game may start with (a record continued from its end).
-MAX_START_MOVES = 2000
 _RULES = {rule.value: rule for rule in EnteringKingRule}
 
 
@@ -71,7 +70,7 @@ def _choice(data: dict[str, Any], key: str, options: tuple[str, ...], default: s
     if value is None:
         value = default
     if value not in options:
-        raise SetupError(f"invalid {key}: {value!r} (expected one of {', '.join(options)})")
+        raise SetupError(f"invalid {key}: {excerpt(value)} (expected one of {', '.join(options)})")
     return str(value)
 
 
@@ -80,7 +79,7 @@ def _level(data: dict[str, Any]) -> int:
     if isinstance(level, str) and level.isdigit():
         level = int(level)
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 8:
-        raise SetupError(f"invalid level: {level!r} (expected 1..8)")
+        raise SetupError(f"invalid level: {excerpt(level)} (expected 1..8)")
     return level
 
 
@@ -89,19 +88,19 @@ def _start(data: dict[str, Any]) -> tuple[str, tuple[str, ...], Handicap | None]
     handicap_name = data.get("handicap")
     if sfen not in (None, ""):
         if not isinstance(sfen, str) or len(sfen) > 200:
-            raise SetupError(f"invalid sfen: {sfen!r}")
+            raise SetupError(f"invalid sfen: {excerpt(sfen)}")
         try:
             board = Board(sfen)
         except ShogibanError as error:
-            raise SetupError(f"invalid start position: {sfen!r} ({error})") from error
+            raise SetupError(f"invalid start position: {excerpt(sfen)} ({shorten(str(error))})") from error
         start = board.sfen()
     elif handicap_name not in (None, ""):
         if not isinstance(handicap_name, str):
-            raise SetupError(f"invalid handicap: {handicap_name!r}")
+            raise SetupError(f"invalid handicap: {excerpt(handicap_name)}")
         try:
             start = find_handicap(handicap_name).sfen
         except ValueError as error:
-            raise SetupError(str(error)) from error
+            raise SetupError(f"unknown handicap: {excerpt(handicap_name)}") from error
     else:
         start = STARTING_SFEN
     moves = data.get("moves") or []
@@ -112,7 +111,8 @@ def _start(data: dict[str, Any]) -> tuple[str, tuple[str, ...], Handicap | None]
         try:
             board.push_usi(usi)
         except ShogibanError as error:
-            raise SetupError(f"invalid move {number} of the start moves: {usi!r} ({error})") from error
+            reason = shorten(str(error))
+            raise SetupError(f"invalid move {number} of the start moves: {excerpt(usi)} ({reason})") from error
     if board.is_game_over():
         raise SetupError(f"the game is already over in that position ({board.outcome()})")
     return start, tuple(moves), handicap_of_sfen(start)
@@ -126,7 +126,7 @@ def _color(data: dict[str, Any], rng: random.Random) -> Color:
         return Color.WHITE
     if color in ("random", None):
         return Color(rng.randrange(2))  # 振り駒
-    raise SetupError(f"invalid color: {color!r} (expected 'b', 'w' or 'random')")
+    raise SetupError(f"invalid color: {excerpt(color)} (expected 'b', 'w' or 'random')")
 
 
 def parse_new_game(data: object, *, usi_available: bool = False, rng: random.Random | None = None) -> NewGame:
@@ -141,7 +141,7 @@ def parse_new_game(data: object, *, usi_available: bool = False, rng: random.Ran
     :raises SetupError: with the reason, for anything invalid.
     """
     if not isinstance(data, dict):
-        raise SetupError(f"invalid new game request: {data!r} (expected a json object)")
+        raise SetupError(f"invalid new game request: {excerpt(data)} (expected a json object)")
     rng = rng or random.Random()
     mode = _choice(data, "mode", MODES, "computer")
     opponent = _choice(data, "opponent", ("engine", "usi"), "engine")
@@ -157,13 +157,13 @@ def parse_new_game(data: object, *, usi_available: bool = False, rng: random.Ran
     rule_name = data.get("rule")
     if rule_name in (None, ""):
         rule = default_rule
-    elif rule_name in _RULES:
+    elif isinstance(rule_name, str) and rule_name in _RULES:
         rule = _RULES[rule_name]
     else:
-        raise SetupError(f"invalid rule: {rule_name!r} (expected one of {', '.join(_RULES)})")
+        raise SetupError(f"invalid rule: {excerpt(rule_name)} (expected one of {', '.join(_RULES)})")
     name = data.get("name")
     if name is not None and (not isinstance(name, str) or len(name) > 40):
-        raise SetupError(f"invalid name: {name!r} (at most 40 characters)")
+        raise SetupError(f"invalid name: {excerpt(name)} (at most 40 characters)")
     return NewGame(
         mode=mode,  # type: ignore[arg-type]
         color=_color(data, rng),

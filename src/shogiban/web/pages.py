@@ -83,9 +83,12 @@ def render_shell(
     module: str = "/static/js/app.js",
     stylesheets: tuple[str, ...] = (),
     show_learn: bool = True,
+    content: str | None = None,
+    status: int = 200,
 ) -> HTMLResponse:
     """A page: the header with navigation and language choice, an empty ``<main id="app">`` and
-    the script *module* that fills it.  *data* becomes ``data-*`` attributes of ``<body>``."""
+    the script *module* that fills it.  *data* becomes ``data-*`` attributes of ``<body>``.
+    *content* (trusted HTML) fills ``<main>`` instead, for pages the server writes itself."""
     language = negotiate_language(request.headers.get("accept-language"))
     text = strings(language)
     esc = html.escape
@@ -129,9 +132,36 @@ def render_shell(
   <label class="lang"><span class="visually-hidden" data-i18n="nav.language">{t('nav.language')}</span>
   <select id="language-select">{options}</select></label>
 </header>
-<main id="app" class="page page-{esc(page)}"><noscript>{t('app.noscript')}</noscript></main>
+<main id="app" class="page page-{esc(page)}">{content or f"<noscript>{t('app.noscript')}</noscript>"}</main>
 <div id="toast" class="toast" role="status" aria-live="polite"></div>
 </body>
 </html>
 """
-    return HTMLResponse(body, headers={"Content-Language": language, "Vary": "Accept-Language"})
+    return HTMLResponse(body, status_code=status, headers={"Content-Language": language, "Vary": "Accept-Language"})
+
+
+def render_error_page(
+    request: Request, *, status: int, code: str, message: str, link: tuple[str, str] | None = None
+) -> HTMLResponse:
+    """A page saying why a request was refused: the translated text of ``error.<code>`` (else
+    the English *message*), and optionally a *link* ``(href, string key)`` to go on with.  The
+    body carries ``data-error="<code>"``; no script is needed to read it."""
+    language = negotiate_language(request.headers.get("accept-language"))
+    text = strings(language)
+    esc = html.escape
+    key = f"error.{code}"
+    # The server's English message is the fallback for codes the UI has no words for.
+    if key in text:
+        title = f'<h1 class="card-title" data-i18n="{esc(key)}">{esc(text[key])}</h1>'
+    else:
+        title = f'<h1 class="card-title">{esc(message)}</h1>'
+    buttons = []
+    if link is not None:
+        href, label = link
+        buttons.append(f'<a class="btn primary" href="{esc(href)}" data-i18n="{esc(label)}">'
+                       f'{esc(text.get(label, label))}</a>')
+    home = esc(text.get("game.new_game", "New game"))
+    buttons.append(f'<a class="btn" href="/" data-i18n="game.new_game">{home}</a>')
+    content = f'<div class="card error-card" role="alert">{title}<div class="row wrap">{"".join(buttons)}</div></div>'
+    return render_shell(request, page="error", title_key=key if key in text else "app.title",
+                        data={"error": code}, content=content, status=status)

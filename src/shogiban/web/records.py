@@ -1,11 +1,18 @@
 """Game records on the web: a room's game as KIF, KI2, CSA or SFEN, and an uploaded record as
 the tree the record viewer steps through (every node with its position, since the browser
 knows no rules).
+
+Uploads are untrusted and the reader may be slow on them, so the server runs :func:`read_upload`,
+:func:`game_tree` and the exports in worker processes (:mod:`shogiban.web.parsing`) under the
+:class:`RecordLimits`.  A room's game is copied on the event loop as a :class:`RoomRecord` (a few
+lists) and built and written there too.  The reader is only ever given bytes: text is text,
+never a file name.
 """
 
 from __future__ import annotations
 
 import datetime
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -13,15 +20,22 @@ from shogiban.board import Board
 from shogiban.errors import KifuParseError, ShogibanError
 from shogiban.handicaps import handicap_of_sfen
 from shogiban.pieces import Color
+from shogiban.web.schema import MAX_RECORD_BYTES, RECORD_FORMATS, excerpt, shorten
 
 if TYPE_CHECKING:
     from shogiban.kifu.game import Game, GameNode
     from shogiban.web.rooms import GameRoom
 
-#: Largest record accepted for upload, bytes.
-MAX_RECORD_BYTES = 2_000_000
-#: Most nodes a viewed record may have.
+#: Most nodes (moves of every line, and results) a record may have.
 MAX_NODES = 20_000
+#: Most variations (lines branching off another) a record may have.
+MAX_VARIATIONS = 2_000
+#: Most characters of comments a record may have, all nodes together.
+MAX_COMMENT_CHARS = 500_000
+log = logging.getLogger(__name__)
+
+#: Most reading problems listed with a record.
+MAX_LISTED_ERRORS = 100
 #: Download formats: extension, media type.
 FORMATS = {
     "kif": ("kif", "text/plain"),
@@ -30,12 +44,57 @@ FORMATS = {
     "sfen": ("sfen", "text/plain"),
     "jkf": ("jkf", "application/json"),
 }
+assert tuple(FORMATS) == RECORD_FORMATS, "the declared formats (shogiban.web.schema) are these"
 
 
 class RecordError(ShogibanError):
     """A record that cannot be read or written."""
 
     code = "bad_record"
+    status = 400
+
+
+class RecordTooLargeError(RecordError):
+    """A record beyond the :class:`RecordLimits`."""
+
+    code = "too_large"
+    status = 413
+
+
+@dataclass(frozen=True, slots=True)
+class RecordLimits:
+    """How large an uploaded record may be."""
+
+    max_bytes: int = MAX_RECORD_BYTES
+    """Bytes of the upload."""
+    max_nodes: int = MAX_NODES
+    """Moves of every line (and results)."""
+    max_variations: int = MAX_VARIATIONS
+    """Lines branching off another."""
+    max_comment_chars: int = MAX_COMMENT_CHARS
+    """Characters of all comments together."""
+
+
+def reader_options(limits: RecordLimits) -> dict[str, Any]:
+    """Keyword arguments making the record reader itself stop at *limits*.
+
+    When :mod:`shogiban.kifu` offers reader limits (``ReadLimits``, the ``limits=`` argument of
+    ``read_game``), they are passed; without them this is empty, and :func:`precheck` on the text,
+    :func:`check_limits` on the result, and the worker's deadline and memory cap do the work.
+    The checks here stay as a second fence either way.
+    """
+    import shogiban.kifu
+
+    read_limits = getattr(shogiban.kifu, "ReadLimits", None)
+    if read_limits is None:
+        return {}
+    try:
+        return {"limits": read_limits(max_input=limits.max_bytes, max_moves=limits.max_nodes,
+                                      max_variations=limits.max_variations, max_comment=limits.max_comment_chars,
+                                      max_comments=limits.max_comment_chars)}
+    except TypeError as error:  # a ReadLimits of other fields: rely on the checks here
+        log.warning("the record reader's limits were not understood (%s): checking after reading", error)
+        return {}
 
 
 @dataclass(frozen=True)
@@ -56,18 +115,35 @@ def _player_name(room: GameRoom, color: Color) -> str | None:
     return seat.name
 
 
-def room_game(room: GameRoom) -> Game:
-    """The record of a room's game: headers, moves with their times, and the result."""
-    from shogiban.kifu.game import Game
-    from shogiban.kifu.results import result_from_outcome
+@dataclass(frozen=True, slots=True)
+class RoomRecord:
+    """What a room's record needs, copied from the room on the event loop (a few flat lists, so
+    it crosses into a worker process cheaply and cannot change meanwhile)."""
 
+    game_id: str
+    start_sfen: str
+    sfen: str
+    """The current position."""
+    headers: tuple[tuple[str, str], ...]
+    moves: tuple[tuple[str, int], ...]
+    """``(usi, milliseconds spent)`` per move."""
+    outcome: tuple[str, int | None, str] | None = None
+    """``(termination, winner, detail)`` once the game is over."""
+    turn: int = 0
+    """The side to move now."""
+    illegal_move: str | None = None
+    """The illegal move that ended the game, if one did."""
+
+
+def room_record(room: GameRoom) -> RoomRecord:
+    """A copy of *room*'s record: headers, moves with their times, and the result."""
     board = room.board
-    game = Game(board.starting_sfen)
+    headers: dict[str, str] = {}
     handicap = handicap_of_sfen(board.starting_sfen)
     giver = handicap is not None and not handicap.is_even
-    game.headers["開始日時"] = datetime.datetime.fromtimestamp(room.created_at).strftime("%Y/%m/%d %H:%M:%S")
+    headers["開始日時"] = datetime.datetime.fromtimestamp(room.created_at).strftime("%Y/%m/%d %H:%M:%S")
     if handicap is not None:
-        game.headers["手合割"] = handicap.japanese
+        headers["手合割"] = handicap.japanese
     control = room.clock.control
     if control.enabled:
         minutes = int(control.main.total_seconds() // 60)
@@ -75,18 +151,51 @@ def room_game(room: GameRoom) -> Game:
             f"+{int(control.byoyomi.total_seconds())}秒" if control.byoyomi else
             f"+{int(control.increment.total_seconds())}秒加算" if control.increment else ""
         )
-        game.headers["持ち時間"] = f"{minutes}分{extra}"
+        headers["持ち時間"] = f"{minutes}分{extra}"
     for color, key in ((Color.BLACK, "下手" if giver else "先手"), (Color.WHITE, "上手" if giver else "後手")):
         name = _player_name(room, color)
         if name:
-            game.headers[key] = name
+            headers[key] = name
+    outcome = room.outcome
+    illegal = board.illegal_move
+    return RoomRecord(
+        game_id=room.id,
+        start_sfen=board.starting_sfen,
+        sfen=board.sfen(),
+        headers=tuple(headers.items()),
+        moves=tuple((move.usi(), spent) for move, spent in zip(board.move_stack, room.spent, strict=True)),
+        outcome=None if outcome is None else (
+            outcome.termination.value, None if outcome.winner is None else int(outcome.winner), outcome.detail),
+        turn=int(board.turn),
+        illegal_move=None if illegal is None else illegal.usi(),
+    )
+
+
+def record_game(record: RoomRecord) -> Game:
+    """The :class:`~shogiban.kifu.game.Game` of a :class:`RoomRecord`."""
+    from shogiban.kifu.game import Game
+    from shogiban.kifu.results import result_from_outcome
+    from shogiban.move import Move
+    from shogiban.outcome import Outcome, Termination
+
+    game = Game(record.start_sfen)
+    for key, value in record.headers:
+        game.headers[key] = value
     node: GameNode = game.root
-    for move, spent in zip(board.move_stack, room.spent, strict=True):
-        node = node.add_variation(move)
+    for usi, spent in record.moves:
+        node = node.add_variation(Move.from_usi(usi))
         node.elapsed = spent / 1000
-    if room.outcome is not None:
-        node.add_result(result_from_outcome(room.outcome, board.turn, board.illegal_move))
+    if record.outcome is not None:
+        termination, winner, detail = record.outcome
+        outcome = Outcome(Termination(termination), None if winner is None else Color(winner), detail)
+        illegal = None if record.illegal_move is None else Move.from_usi(record.illegal_move)
+        node.add_result(result_from_outcome(outcome, Color(record.turn), illegal))
     return game
+
+
+def room_game(room: GameRoom) -> Game:
+    """The record of a room's game: headers, moves with their times, and the result."""
+    return record_game(room_record(room))
 
 
 #: Unicode variants of the Shift_JIS formats, used when a record holds characters CP932 lacks.
@@ -107,12 +216,20 @@ def export_room(room: GameRoom, fmt: str) -> Download:
 
     :raises RecordError: for an unknown format.
     """
+    return export_record(room_record(room), fmt)
+
+
+def export_record(record: RoomRecord, fmt: str) -> Download:
+    """A :class:`RoomRecord` in *fmt* (kif, ki2, csa, jkf, or sfen: the current position).
+
+    :raises RecordError: for an unknown format.
+    """
     if fmt not in FORMATS:
-        raise RecordError(f"unknown record format: {fmt!r} (expected one of {', '.join(FORMATS)})")
+        raise RecordError(f"unknown record format: {excerpt(fmt)} (expected one of {', '.join(FORMATS)})")
     if fmt == "sfen":
-        text = room.board.sfen() + "\n"
-        return Download(text.encode("ascii"), f"shogiban-{room.id}.sfen", "text/plain; charset=us-ascii")
-    return export_game(room_game(room), fmt, f"shogiban-{room.id}")
+        text = record.sfen + "\n"
+        return Download(text.encode("ascii"), f"shogiban-{record.game_id}.sfen", "text/plain; charset=us-ascii")
+    return export_game(record_game(record), fmt, f"shogiban-{record.game_id}")
 
 
 def export_game(game: Game, fmt: str, stem: str) -> Download:
@@ -123,7 +240,7 @@ def export_game(game: Game, fmt: str, stem: str) -> Download:
     from shogiban.kifu import write_game
 
     if fmt not in FORMATS:
-        raise RecordError(f"unknown record format: {fmt!r} (expected one of {', '.join(FORMATS)})")
+        raise RecordError(f"unknown record format: {excerpt(fmt)} (expected one of {', '.join(FORMATS)})")
     if fmt == "sfen":
         text = game.board().sfen() + "\n"
         return Download(text.encode("ascii"), f"{stem}.sfen", "text/plain; charset=us-ascii")
@@ -142,30 +259,78 @@ def export_game(game: Game, fmt: str, stem: str) -> Download:
             plain = write_game(game, fmt)
             written, extension, charset = (plain.encode("utf-8") if isinstance(plain, str) else plain), fmt, "utf-8"
     except ShogibanError as error:
-        raise RecordError(f"cannot write the record as {fmt}: {error}") from error
+        raise RecordError(f"cannot write the record as {fmt}: {shorten(str(error))}") from error
     content = written if isinstance(written, bytes) else written.encode("utf-8")
     return Download(content, f"{stem}.{extension}", f"{FORMATS[fmt][1]}; charset={charset}")
 
 
-def read_upload(data: bytes | str) -> Game:
+def precheck(text: str, limits: RecordLimits) -> None:
+    """Refuse, before reading, a text that certainly exceeds *limits*: more variation blocks
+    (KIF ``変化``) or more comment characters (lines starting with ``*`` or ``'``) than allowed.
+    Linear, and only ever over-counts what the reader will find.
+
+    :raises RecordTooLargeError: with what is too large.
+    """
+    variations = 0
+    comments = 0
+    for line in text.splitlines():
+        if line.startswith("変化"):
+            variations += 1
+        elif line.startswith(("*", "'")):
+            comments += len(line) - 1
+    if variations > limits.max_variations:
+        raise RecordTooLargeError(f"record too large: {variations} variations (at most {limits.max_variations})")
+    if comments > limits.max_comment_chars:
+        raise RecordTooLargeError(
+            f"record too large: {comments} characters of comments (at most {limits.max_comment_chars})")
+
+
+def check_limits(game: Game, limits: RecordLimits) -> None:
+    """Refuse a record that exceeds *limits* (counting every node once).
+
+    :raises RecordTooLargeError: with what is too large.
+    """
+    variations = comments = 0
+    for moves, node in enumerate(game.root.walk()):  # the root is no move
+        variations += max(0, len(node.variations) - 1)
+        comments += len(node.comment or "")
+        if moves > limits.max_nodes:
+            raise RecordTooLargeError(f"record too large: more than {limits.max_nodes} moves and variations")
+    if variations > limits.max_variations:
+        raise RecordTooLargeError(f"record too large: {variations} variations (at most {limits.max_variations})")
+    if comments > limits.max_comment_chars:
+        raise RecordTooLargeError(
+            f"record too large: {comments} characters of comments (at most {limits.max_comment_chars})")
+
+
+def read_upload(data: bytes | str, *, limits: RecordLimits | None = None) -> Game:
     """Read an uploaded record (KIF, KI2, CSA, JKF, SFEN or USI; any usual encoding).
 
-    :raises RecordError: if nothing can be read from it.
-    """
-    from shogiban.kifu import read_game
+    *data* is the upload's bytes; text is encoded to UTF-8 first, so the reader never sees a
+    string it could take for a file name.
 
-    if not data or (isinstance(data, str) and not data.strip()):
+    :raises RecordError: if nothing can be read from it.
+    :raises RecordTooLargeError: past *limits*.
+    """
+    from shogiban.kifu import decode, read_game
+
+    limits = limits or RecordLimits()
+    if isinstance(data, str):
+        data = data.encode("utf-8", "replace")
+    if not data.strip():
         raise RecordError("empty record: upload a file or paste a record")
-    size = len(data)
-    if size > MAX_RECORD_BYTES:
-        raise RecordError(f"record too large: {size} bytes (at most {MAX_RECORD_BYTES})")
+    if len(data) > limits.max_bytes:
+        raise RecordTooLargeError(f"record too large: {len(data)} bytes (at most {limits.max_bytes})")
+    precheck(decode(data), limits)
     try:
-        game = read_game(data)
+        game = read_game(data, **reader_options(limits))
     except (KifuParseError, ShogibanError) as error:
-        raise RecordError(f"cannot read the record: {error}") from error
+        if getattr(error, "code", None) == "too_large":  # the reader's own limits: its message says so
+            raise RecordTooLargeError(shorten(str(error))) from error
+        raise RecordError(f"cannot read the record: {shorten(str(error))}") from error
+    check_limits(game, limits)
     if not game.root.variations and game.errors:
-        first = game.errors[0]
-        raise RecordError(f"cannot read the record: {first}")
+        raise RecordError(f"cannot read the record: {shorten(str(game.errors[0]))}")
     return game
 
 
@@ -181,13 +346,15 @@ def _result_fields(node: GameNode) -> dict[str, Any]:
     }
 
 
-def game_tree(game: Game) -> dict[str, Any]:
+def game_tree(game: Game, *, max_nodes: int | None = None) -> dict[str, Any]:
     """The record as the viewer's JSON: headers, errors and a flat list of nodes, each with its
     position (``sfen``), move (``usi``, KI2 ``label``), ``comment``, ``parent`` and ``children``
     (``children[0]`` continues the main line).
 
-    :raises RecordError: if the record has too many nodes.
+    :raises RecordTooLargeError: if the record has more than *max_nodes* nodes (default
+        :data:`MAX_NODES`).
     """
+    limit = MAX_NODES if max_nodes is None else max_nodes
     from shogiban.notation.japanese import make_ki2_move
 
     nodes: list[dict[str, Any]] = []
@@ -195,8 +362,8 @@ def game_tree(game: Game) -> dict[str, Any]:
 
     def visit(node: GameNode, parent: int | None, previous_to: int | None) -> int:
         index = len(nodes)
-        if index >= MAX_NODES:
-            raise RecordError(f"record too large: more than {MAX_NODES} moves and variations")
+        if index > limit:
+            raise RecordTooLargeError(f"record too large: more than {limit} moves and variations")
         entry: dict[str, Any] = {
             "id": index, "parent": parent, "ply": board.ply, "usi": None, "label": None,
             "sfen": board.sfen(), "comment": node.comment or "", "children": [],
@@ -239,5 +406,5 @@ def game_tree(game: Game) -> dict[str, Any]:
         "start_sfen": game.root.start_sfen(),
         "handicap": handicap.japanese if handicap and not handicap.is_even else None,
         "nodes": nodes,
-        "errors": [str(e) for e in game.errors],
+        "errors": [shorten(str(e)) for e in game.errors[:MAX_LISTED_ERRORS]],
     }

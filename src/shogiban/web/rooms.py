@@ -17,6 +17,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -56,11 +57,13 @@ _UNDOABLE_ENDS = (
 
 
 class RoomError(ValueError):
-    """A refused request; nothing changed.  ``code`` is stable (the client translates it)."""
+    """A refused request; nothing changed.  ``code`` is stable (the client translates it);
+    ``status`` is the HTTP status when the request came over HTTP."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.code = code
+        self.status = status
 
 
 class Subscriber(Protocol):
@@ -106,6 +109,9 @@ class Services:
     usi_name: str | None = None
     now: Callable[[], float] = time.time
     labeler: Callable[[Board, Move, int | None], str] | None = None
+    cpu: Executor | None = None
+    """Where rooms are built (replaying and labelling every move is work for a thread, not for
+    the event loop); None builds them in place."""
 
 
 def _default_labeler() -> Callable[[Board, Move, int | None], str]:
@@ -138,6 +144,12 @@ def _outcome_from_json(data: dict[str, Any] | None) -> Outcome | None:
     return Outcome(Termination(data["termination"]), color, data.get("detail", ""))
 
 
+def _same_secret(given: str, secret: str) -> bool:
+    """Whether *given* is *secret*, in constant time (as bytes: compare_digest refuses non-ASCII
+    text, and what a client sends may be anything)."""
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode("utf-8"))
+
+
 def _side(color: Color) -> str:
     return rules.SIDE_NAMES[color]
 
@@ -163,6 +175,8 @@ class GameRoom:
         self.mode: str = self.settings.get("mode", "computer")
         self.seats = [Seat.from_json(s) for s in stored.seats]
         self.tokens: list[str | None] = list(stored.tokens)
+        self.invite: str | None = stored.invite
+        """The friend's single-use invitation to the open seat (None once used)."""
         self.status = stored.status
         self.created_at = stored.created_at
         rule = EnteringKingRule(self.settings.get("rule", EnteringKingRule.POINTS_27.value))
@@ -188,10 +202,10 @@ class GameRoom:
 
     def role_of(self, token: str | None) -> Role:
         """Which side(s) *token* plays."""
-        if not token:
+        if not token or not isinstance(token, str):
             return None
-        black = self.tokens[0] is not None and secrets.compare_digest(token, self.tokens[0])
-        white = self.tokens[1] is not None and secrets.compare_digest(token, self.tokens[1])
+        black = self.tokens[0] is not None and _same_secret(token, self.tokens[0])
+        white = self.tokens[1] is not None and _same_secret(token, self.tokens[1])
         if black and white:
             return "both"
         if black:
@@ -636,10 +650,17 @@ class GameRoom:
             "score_cp": result.score_cp, "score_mate": result.score_mate,
         })
 
-    async def join(self, token: str | None) -> tuple[Color, str]:
-        """Take the open seat (or confirm *token*'s own).  Returns ``(color, token)``.
+    def invite_matches(self, invite: str | None) -> bool:
+        """Whether *invite* is this game's unused invitation to an open seat."""
+        return isinstance(invite, str) and bool(invite) and self.invite is not None and \
+            self.open_seat is not None and self.outcome is None and _same_secret(invite, self.invite)
 
-        :raises RoomError: ``seat_taken`` when both seats are taken.
+    async def join(self, token: str | None, invite: str | None = None) -> tuple[Color, str]:
+        """Take the open seat with the game's invitation *invite* (which is then used up), or
+        confirm *token*'s own seat.  Returns ``(color, token)``.
+
+        :raises RoomError: ``seat_taken`` (409) when no seat is open, ``bad_invite`` (403) when
+            *invite* is not this game's unused invitation.
         """
         async with self.lock:
             role = self.role_of(token)
@@ -647,19 +668,23 @@ class GameRoom:
                 return Color("bw".index(role)), token
             color = self.open_seat
             if color is None or self.outcome is not None:
-                raise RoomError("seat_taken", "both seats are taken: you can watch the game")
+                raise RoomError("seat_taken", "both seats are taken: you can watch the game", 409)
+            if not self.invite_matches(invite):
+                raise RoomError("bad_invite", "this invitation is not valid for this game (it may have been used)", 403)
+            assert self.invite is not None
             new_token = secrets.token_urlsafe(18)
             self.tokens[color] = new_token
+            used, self.invite = self.invite, None
             self.status = "playing"
             self.clock.start(self.board.turn, self.services.now())
             self.generation += 1
             claimed = await self.services.store.run(
                 self.services.store.store.claim_seat, self.id, int(color), new_token,
-                [s.to_json() for s in self.seats], self.clock.to_json(),
+                [s.to_json() for s in self.seats], self.clock.to_json(), used,
             )
             if not claimed:  # pragma: no cover - only one process serves a database's games
-                self.tokens[color] = None
-                raise RoomError("seat_taken", "the seat was taken meanwhile")
+                self.tokens[color], self.invite, self.status = None, used, "waiting"
+                raise RoomError("seat_taken", "the seat was taken meanwhile", 409)
             self._schedule_flag()
             self.broadcast_state()
             return color, new_token
@@ -812,15 +837,23 @@ class RoomManager:
                 if stored is None:
                     self._loading.pop(game_id, None)
                     return None
-                room = GameRoom(stored, self.services)
+                room = await self._build(stored)
                 self.rooms[game_id] = room
                 room.activate()
                 await room.check_time()
         self._loading.pop(game_id, None)
         return room
 
+    async def _build(self, stored: StoredGame) -> GameRoom:
+        """The room of *stored*, built on the services' CPU executor (it is nobody's yet)."""
+        if self.services.cpu is None:
+            return GameRoom(stored, self.services)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.services.cpu, GameRoom, stored, self.services)
+
     async def create(self, setup: NewGame) -> tuple[GameRoom, str]:
-        """Start a game; returns the room and the creator's token."""
+        """Start a game; returns the room and the creator's token (a friend's game also has an
+        invitation, :attr:`GameRoom.invite`)."""
         token = secrets.token_urlsafe(18)
         me = setup.color
         seats = [Seat("human"), Seat("human")]
@@ -851,10 +884,11 @@ class RoomManager:
             clock=clock.to_json(),
             created_at=now,
             moves=[(usi, 0) for usi in setup.moves],
+            invite=secrets.token_urlsafe(18) if setup.mode == "friend" else None,
         )
+        room = await self._build(stored)  # before storing: a game that cannot be built is not kept
         store = self.services.store
         await store.run(store.store.create, stored)
-        room = GameRoom(stored, self.services)
         self.rooms[game_id] = room
         room.activate()
         return room, token

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import sys
 import time
 from collections.abc import Callable
@@ -25,7 +26,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text, create_engine, delete, event, select, update
+from sqlalchemy import (
+    JSON,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    delete,
+    event,
+    inspect,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -51,6 +66,8 @@ class GameRow(Base):
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     black_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
     white_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    invite_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The friend's single-use invitation to the open seat (cleared when it is used)."""
     status: Mapped[str] = mapped_column(String(16), index=True)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     clock: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -93,6 +110,8 @@ class StoredGame:
     outcome: dict[str, Any] | None = None
     moves: list[tuple[str, int]] = field(default_factory=list)
     """``(usi, milliseconds spent)`` per move."""
+    invite: str | None = None
+    """The invitation to the open seat of a friend's game, until it is used."""
 
 
 def default_database_url() -> str:
@@ -150,6 +169,7 @@ class GameStore:
         self.url = url
         self.engine = make_engine(url)
         Base.metadata.create_all(self.engine)
+        add_missing_columns(self.engine)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
@@ -164,8 +184,8 @@ class GameStore:
                 GameRow(
                     id=game.id, created_at=game.created_at, updated_at=now, start_sfen=game.start_sfen,
                     settings=game.settings, seats=game.seats, black_token=game.tokens[0],
-                    white_token=game.tokens[1], status=game.status, outcome=game.outcome, clock=game.clock,
-                    ply=len(game.moves),
+                    white_token=game.tokens[1], invite_token=game.invite, status=game.status, outcome=game.outcome,
+                    clock=game.clock, ply=len(game.moves),
                 )
             )
             session.flush()
@@ -185,6 +205,7 @@ class GameStore:
                 id=row.id, start_sfen=row.start_sfen, settings=dict(row.settings), seats=list(row.seats),
                 tokens=[row.black_token, row.white_token], status=row.status, clock=dict(row.clock),
                 created_at=row.created_at, outcome=row.outcome, moves=[(m.usi, m.spent_ms) for m in moves],
+                invite=row.invite_token,
             )
 
     def append_move(
@@ -218,15 +239,17 @@ class GameStore:
             session.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
 
     def claim_seat(
-        self, game_id: str, color: int, token: str, seats: list[dict[str, Any]], clock: dict[str, Any]
+        self, game_id: str, color: int, token: str, seats: list[dict[str, Any]], clock: dict[str, Any], invite: str
     ) -> bool:
-        """Give the open seat *color* to *token*, unless someone took it first; True on success."""
+        """Give the open seat *color* to *token*, if *invite* is the game's invitation and nobody
+        took the seat first; the invitation is used up.  True on success."""
         column = GameRow.black_token if color == 0 else GameRow.white_token
         with self._session.begin() as session:
             result = session.execute(
                 update(GameRow)
-                .where(GameRow.id == game_id, column.is_(None))
-                .values({column: token, "seats": seats, "status": "playing", "clock": clock, "updated_at": time.time()})
+                .where(GameRow.id == game_id, column.is_(None), GameRow.invite_token == invite)
+                .values({column: token, "invite_token": None, "seats": seats, "status": "playing", "clock": clock,
+                         "updated_at": time.time()})
             )
             return bool(getattr(result, "rowcount", 0))
 
@@ -264,6 +287,34 @@ class GameStore:
                     row.clock = clock
                     count += 1
         return count
+
+
+#: Columns added to ``games`` after databases were first created, with their SQL types: a server
+#: started on an older database adds them (``ALTER TABLE ... ADD COLUMN``, which SQLite and
+#: PostgreSQL both know).  New columns are nullable, so old rows stay valid.
+ADDED_COLUMNS: dict[str, str] = {"invite_token": "VARCHAR(64)"}
+
+
+def add_missing_columns(engine: Engine) -> list[str]:
+    """Bring an older ``games`` table up to date; returns the columns added.
+
+    Friends' games still waiting for the friend get an invitation when ``invite_token`` is
+    added (before it, the spectators' link was the invitation): their creators find the new
+    link in the game page.
+    """
+    present = {column["name"] for column in inspect(engine).get_columns(GameRow.__tablename__)}
+    added = [name for name in ADDED_COLUMNS if name not in present]
+    if not added:
+        return added
+    with engine.begin() as connection:
+        for name in added:
+            connection.execute(text(f"ALTER TABLE {GameRow.__tablename__} ADD COLUMN {name} {ADDED_COLUMNS[name]}"))
+        if "invite_token" in added:
+            waiting = connection.execute(select(GameRow.id).where(GameRow.status == "waiting")).scalars().all()
+            for game_id in waiting:
+                connection.execute(
+                    update(GameRow).where(GameRow.id == game_id).values(invite_token=secrets.token_urlsafe(18)))
+    return added
 
 
 class AsyncStore:

@@ -23,6 +23,10 @@ export async function mount(root) {
   let connection = "connecting";
   let userFlipped = null;
   let token = null;
+  // A friend's invitation (checked by the server before it rendered this page): the only way
+  // to the open seat.  The creator gets the invitation link to send instead (inviteUrl).
+  let invite = document.body.dataset.invite || null;
+  let inviteUrl = null;
   let confirmingResign = false;
   let resultShownFor = null;
 
@@ -139,8 +143,14 @@ export async function mount(root) {
   }
 
   // -- rendering -----------------------------------------------------------------------------
+  // Without the invitation an open seat is nothing to act on: the page shows the game as a
+  // spectator sees it.
+  function viewState() {
+    return invite ? state : { ...state, can: { ...state.can, join: false } };
+  }
+
   function render() {
-    const status = statusOf(state, connection);
+    const status = statusOf(viewState(), connection);
     statusLine.textContent = status.text;
     statusLine.dataset.kind = status.kind;
     connectionLine.hidden = connection === "open" || connection === "gone" || !state.loaded;
@@ -178,8 +188,9 @@ export async function mount(root) {
   }
 
   function renderJoin() {
-    joinCard.hidden = !state.can.join;
-    if (!state.can.join) return;
+    const canJoin = !!(state.can.join && invite);
+    joinCard.hidden = !canJoin;
+    if (!canJoin) return;
     const open = state.game.players.b.joined ? "w" : "b";
     fill(joinCard,
       h("p", { text: t("game.join_prompt", { side: sideName(open, isHandicap(state)) }) }),
@@ -194,11 +205,13 @@ export async function mount(root) {
       Object.values(state.game.players).some((p) => p.kind === "human" && !p.joined);
     inviteCard.hidden = !waiting;
     if (!waiting) return;
-    const link = `${location.origin}/game/${gameId}`;
     fill(inviteCard,
       h("h2", { class: "card-title", text: t("game.invite_title") }),
       h("p", { text: t("game.invite_text") }),
-      linkRow(link, "invite-link"),
+      inviteUrl ? linkRow(`${location.origin}${inviteUrl}`, "invite-link")
+        : h("p", { class: "muted", text: t("game.invite_loading") }),
+      h("p", { class: "muted link-note", text: t("game.watch_text") }),
+      linkRow(`${location.origin}/game/${gameId}`, "watch-link"),
     );
   }
 
@@ -296,8 +309,10 @@ export async function mount(root) {
 
   async function join() {
     try {
-      const answer = await postJson(`/api/games/${gameId}/join`, {});
+      const answer = await postJson(`/api/games/${gameId}/join`, { invite });
       token = answer.token;
+      invite = null; // used up: the address no longer needs it
+      history.replaceState(null, "", `/game/${encodeURIComponent(gameId)}`);
       socket.send({ type: "hello", token: answer.token });
       toast(t("game.joined", { side: sideName(answer.color, isHandicap(state)) }));
     } catch (error) {
@@ -305,9 +320,11 @@ export async function mount(root) {
     }
   }
 
-  // The player's own token (for the private link); spectators get none.
+  // The player's own token (for the private link) and, while the friend's seat is open, the
+  // invitation to send; spectators get neither.
   api(`/api/games/${gameId}`).then((body) => {
     token = body.token || null;
+    inviteUrl = body.invite_url || null;
     if (state.loaded) render();
   }).catch((error) => {
     if (error.code === "unknown_game") {

@@ -1,0 +1,97 @@
+"""How much one client may ask of the server: :class:`ServerLimits` and the token buckets that
+enforce its rates.
+
+The server has no accounts, so rates are counted per websocket connection (messages) and per
+client address (new games, record uploads).  Behind a reverse proxy the address is the one the
+proxy reports in ``X-Forwarded-For``: uvicorn believes it from 127.0.0.1 by default.
+
+>>> bucket = TokenBucket(capacity=2, per_second=1.0)
+>>> [bucket.take(now=0.0) for _ in range(3)], bucket.take(now=1.0)
+([True, True, False], True)
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ServerLimits:
+    """The server's limits on what clients may ask (sizes are in :mod:`shogiban.web.schema` and
+    :class:`shogiban.web.records.RecordLimits`)."""
+
+    messages_per_second: float = 20.0
+    """Websocket messages a connection may send per second, on average."""
+    message_burst: int = 60
+    """... and at once."""
+    refusals_before_close: int = 100
+    """Messages refused in a row for their rate before the connection is closed (1008)."""
+    connections_per_game: int = 200
+    """Websocket connections one game accepts (players and spectators)."""
+    games_per_minute: float = 30.0
+    """New games one address may start per minute, on average."""
+    game_burst: int = 20
+    """... and at once."""
+    uploads_per_minute: float = 60.0
+    """Record uploads (viewing, converting, downloading) one address may send per minute."""
+    upload_burst: int = 20
+    """... and at once."""
+    parse_workers: int = 2
+    """Processes reading records."""
+    parse_seconds: float = 10.0
+    """Seconds a record may take to read before its worker is killed."""
+    parse_memory: int = 512 * 1024 * 1024
+    """Address space of a record worker, bytes."""
+    tracked_addresses: int = 10_000
+    """Client addresses whose rates are remembered (the least recent are forgotten)."""
+
+
+class TokenBucket:
+    """*capacity* tokens, refilled at *per_second*; each request takes one.  Times are explicit
+    (seconds, any monotonic origin), so the bucket is tested without waiting."""
+
+    __slots__ = ("capacity", "per_second", "tokens", "updated")
+
+    def __init__(self, capacity: float, per_second: float) -> None:
+        self.capacity = float(capacity)
+        self.per_second = per_second
+        self.tokens = float(capacity)
+        self.updated: float | None = None
+
+    def take(self, now: float) -> bool:
+        """Take a token at *now*; False (nothing taken) when the bucket is empty."""
+        if self.updated is not None and now > self.updated:
+            self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.per_second)
+        if self.updated is None or now > self.updated:
+            self.updated = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class RateLimiter:
+    """One :class:`TokenBucket` per key (a client address), remembering at most *max_keys*.
+
+    >>> limiter = RateLimiter(capacity=1, per_second=0.5, max_keys=2)
+    >>> limiter.allow("a", 0.0), limiter.allow("a", 1.0), limiter.allow("b", 1.0), limiter.allow("a", 2.0)
+    (True, False, True, True)
+    """
+
+    def __init__(self, capacity: float, per_second: float, max_keys: int = 10_000) -> None:
+        self.capacity = capacity
+        self.per_second = per_second
+        self.max_keys = max_keys
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def allow(self, key: str, now: float) -> bool:
+        """Whether *key* may make one more request at *now* (and count it)."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = TokenBucket(self.capacity, self.per_second)
+            while len(self._buckets) > self.max_keys:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return bucket.take(now)

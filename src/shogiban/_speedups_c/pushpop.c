@@ -98,13 +98,13 @@ static inline int read_key(const ModuleState *st, PyObject *obj, uint64_t *out)
                                            Py_ASNATIVEBYTES_NATIVE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER
                                                | Py_ASNATIVEBYTES_REJECT_NEGATIVE);
     (void)st;
-    if (need < 0)
-        return -1;
-    if (need > 8) {
-        PyErr_SetString(PyExc_OverflowError, "position _hash does not fit in 64 bits");
-        return -1;
+    if (need >= 0 && need <= 8)
+        return 0;
+    if (need < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_ValueError)) /* (ValueError: negative) */
+            return -1;
+        PyErr_Clear();
     }
-    return 0;
 #else
     /* PyLong_AsUnsignedLongLong converts through bytes here; this takes the digits directly:
      * below 2**63 as a long long, else the low 64 bits once the value is known to be at most
@@ -128,9 +128,9 @@ static inline int read_key(const ModuleState *st, PyObject *obj, uint64_t *out)
             return 0;
         }
     }
+#endif
     PyErr_SetString(PyExc_OverflowError, "position _hash must be an int in 0 .. 2**64 - 1");
     return -1;
-#endif
 }
 
 static int check_list(PyObject *value, Py_ssize_t size, int i)

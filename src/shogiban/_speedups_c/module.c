@@ -111,6 +111,10 @@ static void module_free(void *module)
         Py_CLEAR(st->pair_obj[i]);
     for (i = 0; i < sizeof st->code_obj / sizeof st->code_obj[0]; i++)
         Py_CLEAR(st->code_obj[i]);
+    for (i = 0; i < 512; i++) {
+        Py_CLEAR(st->high_bits[0][i]);
+        Py_CLEAR(st->high_bits[1][i]);
+    }
 }
 
 static PyModuleDef_Slot module_slots[] = {

@@ -15,35 +15,65 @@
 
 /* -- Python ints and lists ------------------------------------------------------------------- */
 
-PyObject *bb_to_long(BB a)
+#if PY_VERSION_HEX < 0x030D0000
+/* (bits << (63 + 9 * rank)) for rank 0 (h) or 1 (i) and nine bits, made on first use. */
+static PyObject *high_rank(ModuleState *st, int rank, unsigned bits)
 {
+    PyObject **cell = &st->high_bits[rank][bits];
+    if (*cell == NULL) {
+        PyObject *value = PyLong_FromUnsignedLong(bits), *shift = PyLong_FromLong(63 + 9 * rank);
+        if (value != NULL && shift != NULL)
+            *cell = PyNumber_Lshift(value, shift); /* the table keeps this reference */
+        Py_XDECREF(value);
+        Py_XDECREF(shift);
+    }
+    return *cell;
+}
+#endif
+
+PyObject *bb_to_long(ModuleState *st, BB a)
+{
+#if PY_VERSION_HEX >= 0x030D0000
     /* bits 0..63 and 64..80 of the value lo | hi << 63 */
     uint64_t low = a.lo | a.hi << 63, high = a.hi >> 1;
+    unsigned char bytes[16];
+    int i;
+    (void)st;
     if (!high)
         return PyLong_FromUnsignedLongLong(low);
-#if PY_VERSION_HEX >= 0x030D0000
-    {
-        unsigned char bytes[16];
-        int i;
-        for (i = 0; i < 8; i++) {
-            bytes[i] = (unsigned char)(low >> (8 * i));
-            bytes[8 + i] = (unsigned char)(high >> (8 * i));
-        }
-        return PyLong_FromUnsignedNativeBytes(bytes, 16, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+    for (i = 0; i < 8; i++) {
+        bytes[i] = (unsigned char)(low >> (8 * i));
+        bytes[8 + i] = (unsigned char)(high >> (8 * i));
     }
+    return PyLong_FromUnsignedNativeBytes(bytes, 16, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
 #else
-    {
-        /* (high << 64) | low with int operations (no public constructor from bytes before 3.13) */
-        PyObject *result = NULL, *shifted = NULL, *top = PyLong_FromUnsignedLongLong(high),
-                 *bottom = PyLong_FromUnsignedLongLong(low), *width = PyLong_FromLong(64);
-        if (top != NULL && bottom != NULL && width != NULL && (shifted = PyNumber_Lshift(top, width)) != NULL)
-            result = PyNumber_Or(shifted, bottom);
-        Py_XDECREF(top);
-        Py_XDECREF(bottom);
-        Py_XDECREF(width);
-        Py_XDECREF(shifted);
-        return result;
+    /* No public constructor from bytes before 3.13: ranks a..g as one int, or'ed with the ints
+     * of ranks h and i from a table (a bitboard with pieces in rank h or i alone is one of them). */
+    PyObject *result = NULL, *part;
+    int rank;
+    if (a.hi == 0 || a.lo != 0) {
+        if ((result = PyLong_FromUnsignedLongLong(a.lo)) == NULL)
+            return NULL;
     }
+    for (rank = 0; rank < 2; rank++) {
+        unsigned bits = (unsigned)(a.hi >> (9 * rank)) & 511u;
+        if (bits == 0)
+            continue;
+        if ((part = high_rank(st, rank, bits)) == NULL) {
+            Py_XDECREF(result);
+            return NULL;
+        }
+        if (result == NULL) {
+            Py_INCREF(part);
+            result = part;
+        } else {
+            PyObject *value = st->int_or(result, part);
+            Py_DECREF(result);
+            if ((result = value) == NULL)
+                return NULL;
+        }
+    }
+    return result;
 #endif
 }
 
@@ -51,7 +81,7 @@ int make_bit_objects(ModuleState *st)
 {
     int sq;
     for (sq = 0; sq < 81; sq++) {
-        if ((st->bit_obj[sq] = bb_to_long(BIT[sq])) == NULL)
+        if ((st->bit_obj[sq] = bb_to_long(st, BIT[sq])) == NULL)
             return -1;
     }
     return 0;

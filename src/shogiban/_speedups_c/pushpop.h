@@ -11,7 +11,7 @@
 #include "state.h"
 
 /* The 81-bit bitboard as the Python int the pure-Python code uses (bit i = square i). */
-INTERNAL PyObject *bb_to_long(BB a);
+INTERNAL PyObject *bb_to_long(ModuleState *st, BB a);
 
 /* Fill st->bit_obj (module exec). */
 INTERNAL int make_bit_objects(ModuleState *st);

@@ -268,13 +268,13 @@ static int set_up(ModuleState *st, PyObject *self, const Sfen *f, int lenient)
         || (objs[F_OCC] = PyList_New(2)) == NULL || (objs[F_HANDS] = PyList_New(2)) == NULL)
         goto fail;
     for (i = 0; i < 32; i++) {
-        PyObject *value = bb_to_long(p.bb[i]);
+        PyObject *value = bb_to_long(st, p.bb[i]);
         if (value == NULL)
             goto fail;
         PyList_SET_ITEM(objs[F_BB], i, value);
     }
     for (c = 0; c < 2; c++) {
-        PyObject *value = bb_to_long(p.occ[c]);
+        PyObject *value = bb_to_long(st, p.occ[c]);
         if (value == NULL)
             goto fail;
         PyList_SET_ITEM(objs[F_OCC], c, value);

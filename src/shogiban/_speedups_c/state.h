@@ -63,6 +63,8 @@ typedef struct ModuleState {
     /* 1 << sq, and (1 << a) | (1 << b) made on first use, as Python ints */
     PyObject *bit_obj[81];
     PyObject *pair_obj[81 * 81];
+    /* before 3.13: bits << 63 (rank h) and bits << 72 (rank i) for nine bits, made on first use */
+    PyObject *high_bits[2][512];
     /* one int object per move code, shared by every list legal_codes returns (made on first use) */
     PyObject *code_obj[CODE_LIMIT];
     /* set_zobrist: shogiban.zobrist's tables as C integers */

@@ -27,7 +27,6 @@ import re
 import shutil
 import subprocess
 import sys
-import textwrap
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -873,7 +872,8 @@ def test_module_uses_multi_phase_init_and_heap_types() -> None:
 def _second_instance() -> types.ModuleType:
     """A second module object made from the same compiled file (possible with multi-phase init)."""
     spec = importlib.util.spec_from_file_location("shogiban._speedups", speedups.__file__)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -969,7 +969,8 @@ def test_subinterpreters_load_their_own_module(tmp_path: Path) -> None:
 
 
 def test_the_module_matches_its_sources() -> None:
-    assert speedups.SOURCE_DIGEST == _accelerator.source_digest(C_SOURCES)
+    digest = _accelerator.source_digest(C_SOURCES)
+    assert digest == speedups.SOURCE_DIGEST
     assert _accelerator.stale_reason(speedups, C_SOURCES) is None
     assert _accelerator.stale_reason(speedups, C_SOURCES / "absent") is None  # a wheel: nothing to compare
 
@@ -980,7 +981,8 @@ def test_a_module_from_other_sources_is_stale(tmp_path: Path) -> None:
     movegen = changed / "movegen.c"
     movegen.write_text(movegen.read_text() + "\n/* edited */\n")
     reason = _accelerator.stale_reason(speedups, changed)
-    assert reason is not None and "other sources" in reason
+    assert reason is not None
+    assert "other sources" in reason
     renamed = tmp_path / "renamed"
     shutil.copytree(C_SOURCES, renamed)
     (renamed / "sfen.c").rename(renamed / "sfen2.c")
@@ -1016,5 +1018,6 @@ def test_import_refuses_a_stale_module_and_falls_back(tmp_path: Path) -> None:
     pushpop.write_text(pushpop.read_text().replace("Play the move", "Plays the move"))
     run = _probe(tmp_path)
     assert run.stdout.split() == ["False", "_PyPositionState"]
-    assert "RuntimeWarning" in run.stderr and "built from other sources" in run.stderr
+    assert "RuntimeWarning" in run.stderr
+    assert "built from other sources" in run.stderr
     assert "pip install -e ." in run.stderr

@@ -1021,3 +1021,26 @@ def test_import_refuses_a_stale_module_and_falls_back(tmp_path: Path) -> None:
     assert "RuntimeWarning" in run.stderr
     assert "built from other sources" in run.stderr
     assert "pip install -e ." in run.stderr
+
+
+def test_copy_and_pickle_keep_every_field() -> None:
+    """The compiled base's fields are not __slots__, which copy and pickle would have found alone."""
+    import copy
+    import pickle
+
+    board = Board(tournament=True)
+    for usi in ("7g7f", "3c3d", "8h2b+"):
+        board.push_usi(usi)
+    board.push_legal(Move.from_usi("5a5b"))  # an illegal move, recorded: _ending is set
+    for clone in (copy.deepcopy(board), pickle.loads(pickle.dumps(board))):
+        assert type(clone) is Board
+        assert state(clone) == state(board)
+        assert (clone._ending, clone.tournament, clone.starting_sfen) == (board._ending, True, board.starting_sfen)
+        assert clone.pop() == Move.from_usi("5a5b")
+        assert clone.pop() == Move.from_usi("8h2b+")
+        assert clone.sfen() == "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
+    plain = Position()
+    plain._put(40, 8)
+    plain._reset_history()
+    assert state(pickle.loads(pickle.dumps(plain))) == state(plain)
+    assert "_board" not in Position.__new__(Position).__getstate__()[1]  # never set: left out, as object does

@@ -7,6 +7,8 @@ stay cheap; nothing here validates its input.
 
 from __future__ import annotations
 
+from contextlib import suppress
+from types import MemberDescriptorType
 from typing import TYPE_CHECKING
 
 from shogiban import _accelerator, zobrist
@@ -188,6 +190,18 @@ class Position(_PositionState):
     """Board, hands, side to move and the move stack, with fast unchecked push/pop."""
 
     __slots__ = ()  # the fields are the base's: _PyPositionState or the compiled PositionState
+
+    def __getstate__(self) -> tuple[None, dict[str, object]]:
+        """What copy and pickle save: (None, every field that is set), as ``object.__getstate__``
+        gives for slotted objects, but also with the compiled base's fields, which are member
+        descriptors of a C type rather than ``__slots__`` that it could find."""
+        state: dict[str, object] = {}
+        for cls in type(self).__mro__:
+            for name, attribute in vars(cls).items():
+                if isinstance(attribute, MemberDescriptorType) and name not in state:
+                    with suppress(AttributeError):  # (a field never set)
+                        state[name] = attribute.__get__(self, cls)
+        return None, state
 
     def __init__(self) -> None:
         self._board: list[int] = [0] * 81

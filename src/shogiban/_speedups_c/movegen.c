@@ -353,22 +353,17 @@ static PyObject *list_field(PyObject *position, PyObject *value, const char *nam
     return value;
 }
 
-/* Fill `p` from a Position (a PositionState of this module); 0 on success, -1 with an exception set.
- * The fields are borrowed: nothing here runs Python code that could change them. */
-static int load(ModuleState *st, PyObject *position, Pos *p)
+/* Fill `p` from a position's fields (borrowed; NULL for one never set); 0 on success, -1 with an
+ * exception set.  Nothing here runs Python code that could change them. */
+static int load_fields(PyObject *position, PyObject *board, PyObject *hands, PyObject *kings, PyObject *turn,
+                       Pos *p)
 {
-    PositionState *fields = (PositionState *)position;
-    PyObject *board, *hands, *kings, *turn;
     int sq, c, i;
     long v;
 
-    if (!PyObject_TypeCheck(position, st->position_type)) {
-        PyErr_Format(PyExc_TypeError, "a shogiban Position is needed, not %.100s", Py_TYPE(position)->tp_name);
-        return -1;
-    }
     memset(p->bb, 0, sizeof p->bb);
     p->occ[0] = p->occ[1] = EMPTY;
-    board = list_field(position, fields->board, "_board", 81);
+    board = list_field(position, board, "_board", 81);
     if (board == NULL)
         return -1;
     for (sq = 0; sq < 81; sq++) {
@@ -386,7 +381,7 @@ static int load(ModuleState *st, PyObject *position, Pos *p)
             p->occ[v >> 4] = bb_or(p->occ[v >> 4], BIT[sq]);
         }
     }
-    hands = list_field(position, fields->hands, "_hands", 2);
+    hands = list_field(position, hands, "_hands", 2);
     if (hands == NULL)
         return -1;
     for (c = 0; c < 2; c++) {
@@ -403,7 +398,7 @@ static int load(ModuleState *st, PyObject *position, Pos *p)
             p->hands[c][i] = v;
         }
     }
-    kings = list_field(position, fields->kings, "_kings", 2);
+    kings = list_field(position, kings, "_kings", 2);
     if (kings == NULL)
         return -1;
     for (c = 0; c < 2; c++) {
@@ -412,7 +407,6 @@ static int load(ModuleState *st, PyObject *position, Pos *p)
             return -1;
         p->kings[c] = (int)v;
     }
-    turn = fields->turn;
     if (turn == NULL) {
         PyErr_Format(PyExc_AttributeError, "'%.100s' object has no attribute '_turn'", Py_TYPE(position)->tp_name);
         return -1;
@@ -422,6 +416,28 @@ static int load(ModuleState *st, PyObject *position, Pos *p)
         return -1;
     p->turn = (int)v;
     return 0;
+}
+
+/* Fill `p` from a Position: a PositionState's own fields, or for any other object (a Position of
+ * the pure-Python core, which the tests compare with) its attributes by name. */
+static int load(ModuleState *st, PyObject *position, Pos *p)
+{
+    static const char *const names[4] = {"_board", "_hands", "_kings", "_turn"};
+    PyObject *values[4] = {NULL, NULL, NULL, NULL};
+    int i, result = -1;
+    if (PyObject_TypeCheck(position, st->position_type)) {
+        PositionState *f = (PositionState *)position;
+        return load_fields(position, f->board, f->hands, f->kings, f->turn, p);
+    }
+    for (i = 0; i < 4; i++) {
+        if ((values[i] = PyObject_GetAttrString(position, names[i])) == NULL)
+            goto done;
+    }
+    result = load_fields(position, values[0], values[1], values[2], values[3], p);
+done:
+    for (i = 0; i < 4; i++)
+        Py_XDECREF(values[i]);
+    return result;
 }
 
 /* -- module functions ------------------------------------------------------------------------ */

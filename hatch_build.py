@@ -8,12 +8,17 @@ wheel instead of failing the install.  ``SHOGIBAN_PURE_PYTHON=1`` at build time 
   ``shogiban/`` and a platform tag.
 * Editable installs (``pip install -e .``) import the package from ``src/``, so the module is
   compiled there in place (reinstall after editing the C files in ``_speedups_c/``).
+* The module records the SHA-256 of its C sources as ``SOURCE_DIGEST`` (the same digest as
+  ``shogiban._accelerator.source_digest``, which cannot be imported here); where the sources sit
+  beside the package, shogiban refuses a module built from other sources.
 
 setuptools is used only as a compiler driver: it knows each platform's compiler and flags.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib.machinery
 import os
 import shutil
 import sys
@@ -43,10 +48,10 @@ class SpeedupsBuildHook(BuildHookInterface):
         root = Path(self.root)
         package_dir = root / SOURCE_DIR.parent
         if version == "editable":
-            # A module compiled from older source must not shadow the pure-Python fallback.
-            for stale in package_dir.glob("_speedups.*"):
-                if stale.suffix in (".so", ".pyd"):
-                    stale.unlink()
+            # This interpreter's module from older sources goes (shogiban would refuse it anyway);
+            # the modules built for other Python versions stay, for their own interpreters.
+            for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+                (package_dir / f"_speedups{suffix}").unlink(missing_ok=True)
         if os.environ.get("SHOGIBAN_PURE_PYTHON", "") not in ("", "0"):
             self.app.display_info("shogiban: SHOGIBAN_PURE_PYTHON is set, not compiling the C accelerator")
             return
@@ -71,6 +76,16 @@ class SpeedupsBuildHook(BuildHookInterface):
             shutil.rmtree(self._temp, ignore_errors=True)
 
 
+def source_digest(folder: Path) -> str:
+    """SHA-256 of the C sources in *folder*, exactly as ``shogiban._accelerator.source_digest``."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.iterdir() if p.suffix in (".c", ".h") and p.is_file()):
+        data = path.read_bytes()
+        digest.update(f"{path.name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
 def _compile(root: Path, work: Path) -> Path | str:
     """Compile the extension under *work*; its path, or why it could not be built."""
     try:
@@ -83,7 +98,13 @@ def _compile(root: Path, work: Path) -> Path | str:
     if not sources:
         return f"no C sources in {SOURCE_DIR}"
     flags = ["/O2"] if sys.platform == "win32" else ["-O2"]
-    extension = Extension(MODULE, sources=sources, include_dirs=[str(SOURCE_DIR)], extra_compile_args=flags)
+    extension = Extension(
+        MODULE,
+        sources=sources,
+        include_dirs=[str(SOURCE_DIR)],
+        define_macros=[("SHOGIBAN_SOURCE_DIGEST", f'"{source_digest(root / SOURCE_DIR)}"')],
+        extra_compile_args=flags,
+    )
     command = build_ext(Distribution({"name": "shogiban", "ext_modules": [extension]}))
     command.build_lib = str(work / "lib")
     command.build_temp = str(work / "temp")

@@ -10,16 +10,24 @@ Push/pop and SFEN: after every compiled push and pop the whole state (every attr
 the solver and the rules read) equals, with the same Python types, what the Python methods
 produce; compiled SFEN set-up and writing give the same boards, strings and error messages.
 
+The module itself: only public CPython interfaces in its C sources, multi-phase init with its own
+types and state per module object (and per interpreter), and the import check that refuses a module
+built from other sources than those beside the package.
+
 The module is compiled from the C files in ``src/shogiban/_speedups_c/``; these tests skip when it
 was not built.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
+import re
+import shutil
 import subprocess
 import sys
+import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,7 +36,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shogiban import Board, InvalidSfenError, Move, position
+from shogiban import Board, InvalidSfenError, Move, _accelerator, position, zobrist
 from shogiban import board as board_module
 from shogiban import sfen as sfen_module
 from shogiban.handicaps import HANDICAPS
@@ -39,7 +47,9 @@ speedups = pytest.importorskip(
     "shogiban._speedups", reason="the C accelerator was not compiled (no C compiler at install time?)"
 )
 
-POSITIONS = Path(__file__).resolve().parents[1] / "benchmarks" / "positions.sfen"
+ROOT = Path(__file__).resolve().parents[1]
+POSITIONS = ROOT / "benchmarks" / "positions.sfen"
+C_SOURCES = ROOT / "src" / "shogiban" / "_speedups_c"
 PERFT_LIMIT = 2_000_000
 
 
@@ -226,8 +236,9 @@ def test_special_positions(sfen: str) -> None:
 
 
 def test_bad_input_raises() -> None:
-    with pytest.raises(AttributeError):
-        speedups.legal_codes(object())
+    for function in (speedups.legal_codes, speedups.count_legal, speedups.has_legal_move):
+        with pytest.raises(AttributeError):
+            function(object())  # (objects other than PositionState are read by attribute name)
     board = Board()
     board._board[40] = 15  # no such piece
     with pytest.raises(ValueError, match="piece code"):
@@ -532,8 +543,8 @@ def test_push_rejects_what_python_cannot_play_without_changing_anything() -> Non
         (lambda b: setattr(b, "_board", b._board[:80]), TypeError),
         (lambda b: setattr(b, "_board", tuple(b._board)), TypeError),
         (lambda b: setattr(b, "_rep", {}), KeyError),
-        (lambda b: setattr(b, "_hash", -1), OverflowError),
-        (lambda b: setattr(b, "_hash", 1 << 64), OverflowError),
+        (lambda b: setattr(b, "_hash", -1), KeyError),  # pop looks the key up, as Python does
+        (lambda b: setattr(b, "_hash", 1 << 64), KeyError),
         (lambda b: setattr(b, "_hash", 1.5), TypeError),
         (lambda b: setattr(b, "_stack", [(1, 2)]), TypeError),
         (lambda b: b._board.__setitem__(47, "x"), TypeError),  # where the 7f pawn stands
@@ -548,6 +559,18 @@ def test_damaged_state_raises_instead_of_crashing(damage: object, error: type[Ex
     damage(board)  # type: ignore[operator]
     with pytest.raises(error):
         _pop_and_push(board)
+
+
+@pytest.mark.parametrize("key", [-1, 1 << 64, -(1 << 70)])
+def test_push_refuses_a_key_outside_64_bits(key: int) -> None:
+    if position.SPEEDUPS is None:
+        pytest.skip("SHOGIBAN_PURE_PYTHON is set: the Python methods are the ones in use")
+    board = Board()
+    board._hash = key
+    with pytest.raises(OverflowError):
+        board.push(Move.from_usi("7g7f"))
+    assert board._stack == []
+    assert board._board == Board()._board
 
 
 def _pop_and_push(board: Board) -> None:
@@ -795,3 +818,227 @@ def test_make_sfen_agrees_on_odd_input(board: object, turn: object, hands: objec
     got = _make_outcome(board, turn, hands, number)
     with pure_python():
         assert _make_outcome(board, turn, hands, number) == got
+
+
+# -- the module: public API only, multi-phase init, its own state, the import check -----------------
+
+_SOURCE_FILES = sorted(p for p in C_SOURCES.iterdir() if p.suffix in (".c", ".h"))
+
+# What the sources must not contain: CPython's private names, its structs' insides (lists, ints,
+# descriptors, type dicts), layouts found at run time, and hash internals.
+_FORBIDDEN = {
+    "a private CPython name (_Py...)": r"\b_Py",
+    "a type's dict": r"\btp_dict\b",
+    "a member descriptor's insides": r"PyMemberDescr|\bd_member\b",
+    "a list's or an int's insides": r"PyListObject|PyLongObject|\bob_item\b|->allocated\b|\bob_digit\b|\blv_tag\b",
+    "resizing an object by hand": r"Py_SET_SIZE",
+    "a slot offset read at run time": r"->offset\b|member_offset|SLOT_PTR|slot_offset",
+    "pointer arithmetic on an object": r"\(char \*\)\s*\(?\w+\)?\s*\+",
+    "hash internals": r"HASH_BITS|HASH_MODULUS|KnownHash",
+    "single-phase init": r"PyModule_Create\b",
+}
+
+
+@pytest.mark.parametrize("path", _SOURCE_FILES, ids=lambda p: p.name)
+def test_c_sources_use_only_the_public_api(path: Path) -> None:
+    text = path.read_text()
+    found = [what for what, pattern in _FORBIDDEN.items() if re.search(pattern, text)]
+    assert not found, f"{path.name}: {', '.join(found)}"
+    # offsetof only where the module declares its own struct members (the PyMemberDef table)
+    for line in text.splitlines():
+        if "offsetof(" in line:
+            assert re.match(r"#define FIELD\(type, name, member, doc\) \{name, MEMBER_OBJECT, offsetof\(type, member\)",
+                            line), line
+    # no Python object in a C global (module state holds them); functions are fine
+    for line in text.splitlines():
+        if re.match(r"(static |INTERNAL )?(extern )?(const )?(PyObject|PyTypeObject)\s*\*", line) and "(" not in line:
+            pytest.fail(f"{path.name}: a Python object in a C global: {line}")
+
+
+def test_module_uses_multi_phase_init_and_heap_types() -> None:
+    text = "\n".join(p.read_text() for p in _SOURCE_FILES)
+    for needed in ("PyModuleDef_Init", "Py_mod_exec", "PyType_FromModuleAndSpec", "Py_mod_multiple_interpreters"):
+        assert needed in text
+    heap_type = 1 << 9  # Py_TPFLAGS_HEAPTYPE
+    for cls in (speedups.PositionState, speedups.BoardState):
+        assert cls.__flags__ & heap_type
+        with pytest.raises(TypeError):
+            cls.extra = 1  # immutable types
+    if position.SPEEDUPS is not None:
+        assert Position.__mro__[1] is speedups.PositionState
+        assert Board.__mro__[1:4] == (Position, speedups.BoardState, speedups.PositionState)
+
+
+def _second_instance() -> types.ModuleType:
+    """A second module object made from the same compiled file (possible with multi-phase init)."""
+    spec = importlib.util.spec_from_file_location("shogiban._speedups", speedups.__file__)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_each_module_object_has_its_own_types_and_state() -> None:
+    other = _second_instance()
+    assert other is not speedups
+    assert other.PositionState is not speedups.PositionState
+    assert other.SOURCE_DIGEST == speedups.SOURCE_DIGEST
+
+    class OtherPosition(other.PositionState):  # type: ignore[name-defined,misc]
+        __slots__ = ()
+
+    mine = OtherPosition()
+    # The other module's state has no Zobrist tables yet: it refuses, while this one works on.
+    with pytest.raises(RuntimeError, match="set_zobrist"):
+        other.set_sfen(mine, STARTING, False)
+    with pytest.raises(RuntimeError, match="set_zobrist"):
+        other.methods_for(OtherPosition)["_push"](mine, 0)
+    assert Board().perft(2) == 900
+    # A Position of one module object is not one of the other's: it is read by attribute name.
+    assert other.legal_codes(Board()) == reference(Board())
+    with pytest.raises(TypeError, match="needs a shogiban Position"):
+        other.set_sfen(Board(), STARTING, False)
+    other.set_zobrist(zobrist.PIECE_SQUARE, zobrist.HAND, zobrist.WHITE_TO_MOVE)
+    assert other.set_sfen(mine, STARTING, False) == 1
+    board = Board()
+    assert other.legal_codes(mine) == reference(board)
+    methods = other.methods_for(OtherPosition)
+    for usi in ("7g7f", "3c3d", "8h2b+"):
+        methods["_push"](mine, Move.from_usi(usi).code)
+        board.push_usi(usi)
+    assert (mine._board, mine._bb, mine._hands, mine._hash, mine._rep) == (
+        board._board, board._bb, board._hands, board._hash, board._rep)
+    assert methods["_pop"](mine) == Move.from_usi("8h2b+").code
+    assert set(methods) == {"_push", "_pop"}
+    assert set(other.methods_for(type("B", (other.BoardState,), {"__slots__": ()}))) == {"_push", "_pop", "push", "pop"}
+
+
+STARTING = Board().sfen()
+
+_SUBINTERPRETER = """
+import sys
+try:
+    import _interpreters as interpreters  # 3.13
+except ImportError:
+    import _xxsubinterpreters as interpreters  # 3.11, 3.12
+script = '''
+import shogiban.position
+from shogiban import Board
+with open({out!r}, "a") as out:
+    out.write(f"{{shogiban.position.SPEEDUPS is not None}} {{Board().perft(3)}}\\\\n")
+'''
+if sys.version_info >= (3, 13):
+    configs = [("isolated", interpreters.new_config("isolated")), ("legacy", interpreters.new_config("legacy"))]
+elif sys.version_info >= (3, 12):
+    configs = [("legacy", False)]  # (3.12's hashlib, which shogiban imports, crashes isolated ones)
+else:
+    configs = [("legacy", None)]
+for name, config in configs:
+    if sys.version_info >= (3, 13):
+        interp = interpreters.create(config)
+    elif sys.version_info >= (3, 12):
+        interp = interpreters.create(isolated=config)
+    else:
+        interp = interpreters.create()
+    with open({out!r}, "a") as out:
+        out.write(name + " ")
+    failed = interpreters.run_string(interp, script)
+    assert failed is None, failed
+    interpreters.destroy(interp)
+"""
+
+
+def test_subinterpreters_load_their_own_module(tmp_path: Path) -> None:
+    """Each interpreter gets its own module object, also one with its own GIL from 3.13 on (where
+    the module says it supports that)."""
+    if position.SPEEDUPS is None:
+        pytest.skip("SHOGIBAN_PURE_PYTHON is set")
+    out = tmp_path / "out.txt"
+    run = subprocess.run([sys.executable, "-c", _SUBINTERPRETER.format(out=str(out))], capture_output=True,
+                         text=True, timeout=300, check=False)
+    if "No module named '_interpreters'" in run.stderr or "No module named '_xxsubinterpreters'" in run.stderr:
+        pytest.skip("this Python has no subinterpreter module")
+    assert run.returncode == 0, run.stderr
+    results = dict(line.split(" ", 1) for line in out.read_text().splitlines())
+    assert results["legacy"] == "True 25470"
+    if sys.version_info >= (3, 13):
+        assert results["isolated"] == "True 25470"
+
+
+def test_the_module_matches_its_sources() -> None:
+    digest = _accelerator.source_digest(C_SOURCES)
+    assert digest == speedups.SOURCE_DIGEST
+    assert _accelerator.stale_reason(speedups, C_SOURCES) is None
+    assert _accelerator.stale_reason(speedups, C_SOURCES / "absent") is None  # a wheel: nothing to compare
+
+
+def test_a_module_from_other_sources_is_stale(tmp_path: Path) -> None:
+    changed = tmp_path / "changed"
+    shutil.copytree(C_SOURCES, changed)
+    movegen = changed / "movegen.c"
+    movegen.write_text(movegen.read_text() + "\n/* edited */\n")
+    reason = _accelerator.stale_reason(speedups, changed)
+    assert reason is not None
+    assert "other sources" in reason
+    renamed = tmp_path / "renamed"
+    shutil.copytree(C_SOURCES, renamed)
+    (renamed / "sfen.c").rename(renamed / "sfen2.c")
+    assert _accelerator.stale_reason(speedups, renamed) is not None
+    assert "no source digest" in (_accelerator.stale_reason(types.ModuleType("old"), C_SOURCES) or "")
+
+
+def _package_copy(where: Path) -> Path:
+    """The loaded package (with its compiled module) and the C sources, copied under *where*."""
+    package = Path(board_module.__file__).parent
+    target = where / "shogiban"
+    shutil.copytree(package, target, ignore=shutil.ignore_patterns("__pycache__", "_speedups_c"))
+    shutil.copytree(C_SOURCES, target / "_speedups_c")
+    return target
+
+
+_PROBE = "import shogiban.position as p; print(p.SPEEDUPS is not None, p.Position.__mro__[1].__name__)"
+
+
+def _probe(path: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(path)}
+    env.pop("SHOGIBAN_PURE_PYTHON", None)
+    return subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True, timeout=120,
+                          check=True)
+
+
+def test_import_refuses_a_stale_module_and_falls_back(tmp_path: Path) -> None:
+    target = _package_copy(tmp_path)
+    run = _probe(tmp_path)
+    assert run.stdout.split() == ["True", "PositionState"], run.stderr
+    assert "RuntimeWarning" not in run.stderr
+    pushpop = target / "_speedups_c" / "pushpop.c"
+    pushpop.write_text(pushpop.read_text().replace("Play the move", "Plays the move"))
+    run = _probe(tmp_path)
+    assert run.stdout.split() == ["False", "_PyPositionState"]
+    assert "RuntimeWarning" in run.stderr
+    assert "built from other sources" in run.stderr
+    assert "pip install -e ." in run.stderr
+
+
+def test_copy_and_pickle_keep_every_field() -> None:
+    """The compiled base's fields are not __slots__, which copy and pickle would have found alone."""
+    import copy
+    import pickle
+
+    board = Board(tournament=True)
+    for usi in ("7g7f", "3c3d", "8h2b+"):
+        board.push_usi(usi)
+    board.push_legal(Move.from_usi("5a5b"))  # an illegal move, recorded: _ending is set
+    for clone in (copy.deepcopy(board), pickle.loads(pickle.dumps(board))):
+        assert type(clone) is Board
+        assert state(clone) == state(board)
+        assert (clone._ending, clone.tournament, clone.starting_sfen) == (board._ending, True, board.starting_sfen)
+        assert clone.pop() == Move.from_usi("5a5b")
+        assert clone.pop() == Move.from_usi("8h2b+")
+        assert clone.sfen() == "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
+    plain = Position()
+    plain._put(40, 8)
+    plain._reset_history()
+    assert state(pickle.loads(pickle.dumps(plain))) == state(plain)
+    assert "_board" not in Position.__new__(Position).__getstate__()[1]  # never set: left out, as object does

@@ -10,6 +10,7 @@ Move.from_usi('7g7f')
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from shogiban import rules
 from shogiban.bitboard import squares_of
@@ -17,7 +18,7 @@ from shogiban.errors import IllegalMoveError, InvalidSfenError
 from shogiban.move import MOVES, Move
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
 from shogiban.pieces import ENGLISH_NAMES, PIECE_COUNTS, Color, Piece, PieceType
-from shogiban.position import DEAD_END, SPEEDUPS, Position
+from shogiban.position import DEAD_END, SPEEDUPS, Position, _PyPositionState
 from shogiban.sfen import STARTING_SFEN, make_sfen, parse_sfen
 from shogiban.squares import SQUARE_NAMES, Square, square_file
 from shogiban.zobrist import HAND as _Z_HAND
@@ -54,7 +55,20 @@ class LegalMoveGenerator:
         return f"<LegalMoveGenerator ({', '.join(m.usi() for m in self)})>"
 
 
-class Board(Position):
+class _PyBoardState(_PyPositionState):
+    """Board's field that the compiled pop reads, for the pure-Python core (with the accelerator,
+    its ``BoardState``: the same field in its C struct)."""
+
+    __slots__ = ("_ending",)
+
+
+if TYPE_CHECKING:
+    _BoardState = _PyBoardState
+else:
+    _BoardState = _PyBoardState if SPEEDUPS is None else SPEEDUPS.BoardState
+
+
+class Board(Position, _BoardState):
     """A shogi position with its history.
 
     ``Board()`` is the start position; ``Board(sfen)`` sets up any position.  Impossible positions
@@ -68,7 +82,8 @@ class Board(Position):
         as a loss for its player instead of refusing it.
     """
 
-    __slots__ = ("_ending", "_start_number", "_start_sfen", "entering_king_rule", "max_moves", "tournament")
+    # (_ending is the base's, with the Position fields: _PyBoardState or the compiled BoardState)
+    __slots__ = ("_start_number", "_start_sfen", "entering_king_rule", "max_moves", "tournament")
 
     def __init__(
         self,
@@ -530,9 +545,10 @@ class Board(Position):
 _py_push = Board.push
 _py_pop = Board.pop
 if SPEEDUPS is not None:
-    # Method descriptors: ``board.push(move)`` runs C directly (no Python frame in between); the
-    # compiled pop calls the Python one when a game end is recorded.
-    _COMPILED = SPEEDUPS.bind_board(Board, Move, MOVES, _py_pop)
+    # Method descriptors of Board: ``board.push(move)`` runs C directly (no Python frame in between);
+    # the compiled pop calls the Python one when a game end is recorded.
+    SPEEDUPS.set_moves(Move, MOVES, _py_pop)
+    _COMPILED = SPEEDUPS.methods_for(Board)
     Board.push = _COMPILED["push"]  # type: ignore[method-assign]
     Board.pop = _COMPILED["pop"]  # type: ignore[method-assign]
 

@@ -7,10 +7,11 @@ stay cheap; nothing here validates its input.
 
 from __future__ import annotations
 
-import os
+from contextlib import suppress
+from types import MemberDescriptorType
 from typing import TYPE_CHECKING
 
-from shogiban import zobrist
+from shogiban import _accelerator, zobrist
 from shogiban.bitboard import (
     BETWEEN,
     BISHOP_RAYS,
@@ -35,23 +36,12 @@ from shogiban.bitboard import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from types import ModuleType
 
 
-def _load_speedups() -> ModuleType | None:
-    """The compiled move generator, unless absent or SHOGIBAN_PURE_PYTHON=1 asks for pure Python."""
-    if os.environ.get("SHOGIBAN_PURE_PYTHON", "") not in ("", "0"):
-        return None
-    try:
-        from shogiban import _speedups
-    except ImportError:
-        return None
-    return _speedups
-
-
-#: The C accelerator (``shogiban._speedups``) when it was built, else None.  Its functions return
-#: exactly what the Python methods below return, in the same order; those methods are the reference.
-SPEEDUPS = _load_speedups()
+#: The C accelerator (``shogiban._speedups``) when it was built (and matches its sources), else
+#: None.  Its functions return exactly what the Python methods below return, in the same order;
+#: those methods are the reference.
+SPEEDUPS = _accelerator.load()
 _c_legal_codes: Callable[[Position], list[int]] | None = SPEEDUPS.legal_codes if SPEEDUPS else None
 _c_has_legal_move: Callable[[Position], bool] | None = SPEEDUPS.has_legal_move if SPEEDUPS else None
 _c_count_legal: Callable[[Position], int] | None = SPEEDUPS.count_legal if SPEEDUPS else None
@@ -182,10 +172,36 @@ def _free_drops(rank: int, key: int) -> tuple[int, ...]:
     return result
 
 
-class Position:
-    """Board, hands, side to move and the move stack, with fast unchecked push/pop."""
+class _PyPositionState:
+    """The fields of a Position, for the pure-Python core.  With the accelerator, Position derives
+    from its ``PositionState`` instead: the same fields in a C struct, which Python reads and
+    writes as fast as these slots and the compiled code reaches directly."""
 
     __slots__ = ("_bb", "_board", "_hands", "_hash", "_kings", "_occ", "_rep", "_stack", "_turn")
+
+
+if TYPE_CHECKING:
+    _PositionState = _PyPositionState
+else:
+    _PositionState = _PyPositionState if SPEEDUPS is None else SPEEDUPS.PositionState
+
+
+class Position(_PositionState):
+    """Board, hands, side to move and the move stack, with fast unchecked push/pop."""
+
+    __slots__ = ()  # the fields are the base's: _PyPositionState or the compiled PositionState
+
+    def __getstate__(self) -> tuple[None, dict[str, object]]:
+        """What copy and pickle save: (None, every field that is set), as ``object.__getstate__``
+        gives for slotted objects, but also with the compiled base's fields, which are member
+        descriptors of a C type rather than ``__slots__`` that it could find."""
+        state: dict[str, object] = {}
+        for cls in type(self).__mro__:
+            for name, attribute in vars(cls).items():
+                if isinstance(attribute, MemberDescriptorType) and name not in state:
+                    with suppress(AttributeError):  # (a field never set)
+                        state[name] = attribute.__get__(self, cls)
+        return None, state
 
     def __init__(self) -> None:
         self._board: list[int] = [0] * 81
@@ -654,9 +670,11 @@ class Position:
 
 
 if SPEEDUPS is not None:
-    # The compiled _push/_pop: method descriptors that edit the slots in place.  The module keeps
-    # the Zobrist tables (Python ints here) as C integers from now on.
-    _COMPILED = SPEEDUPS.bind_position(Position, zobrist.PIECE_SQUARE, zobrist.HAND, zobrist.WHITE_TO_MOVE)
+    # The compiled _push/_pop: methods that edit the PositionState fields in place, as method
+    # descriptors of Position itself (CPython's fast call path wants the class's own).  The module
+    # keeps the Zobrist tables (Python ints here) as C integers from now on.
+    SPEEDUPS.set_zobrist(zobrist.PIECE_SQUARE, zobrist.HAND, zobrist.WHITE_TO_MOVE)
+    _COMPILED = SPEEDUPS.methods_for(Position)
     Position._push = _COMPILED["_push"]
     Position._pop = _COMPILED["_pop"]
 

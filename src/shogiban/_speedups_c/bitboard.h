@@ -110,7 +110,10 @@ static inline int popcount64(uint64_t x)
 
 static inline int bb_count(BB a) { return popcount64(a.lo) + popcount64(a.hi); }
 
-/* -- tables, filled once by init_tables() ---------------------------------------------------- */
+/* -- tables, filled once by ensure_tables() -------------------------------------------------- */
+
+/* They are constants of the board geometry, the same for every interpreter, so they are plain C
+ * data shared by all the module's instances (they hold no Python object). */
 
 enum { N, S, W, E, NW, NE, SW, SE };
 /* Rays that run towards higher square numbers: the nearest blocker is the lowest bit. */
@@ -127,7 +130,8 @@ INTERNAL extern BB COLUMN[9];
 /* DROP_ALLOWED[color][pt]: where a dropped piece could still move. */
 INTERNAL extern BB DROP_ALLOWED[2][8];
 
-INTERNAL void init_tables(void);
+/* Fill the tables on the first call (each module exec calls it; see tables.c for the locking). */
+INTERNAL void ensure_tables(void);
 
 static inline BB ray_attack(int d, int sq, BB occupied)
 {

@@ -1,6 +1,7 @@
 /*
  * shogiban._speedups: optional compiled twins of the hot paths of shogiban's rules core.
- * This file holds the method table and PyInit__speedups; the code is in the files beside it.
+ * This file holds the module: its functions, its state's life cycle and its multi-phase init;
+ * the code is in the files beside it.
  *
  * The pure-Python code is the reference everywhere; each function here gives exactly its results.
  *
@@ -8,53 +9,137 @@
  *
  *   bitboard.h, tables.c   the bitboard type and its inline operations, the tables and the
  *                          sliding attacks;
+ *   state.h, state.c       the storage the module owns: the types PositionState and BoardState
+ *                          (the bases of Position and Board) and the module state;
  *   movegen.h, movegen.c   legal moves: legal_codes, count_legal, has_legal_move;
- *   pushpop.h, pushpop.c   push and pop in place: bind_position, bind_board;
+ *   pushpop.h, pushpop.c   push and pop (the types' methods), methods_for, set_zobrist,
+ *                          set_moves;
  *   sfen.h, sfen.c         SFEN: set_sfen, parse_sfen, make_sfen;
- *   common.h               the Python headers and INTERNAL (names shared between the files).
+ *   common.h               the Python headers, INTERNAL and MEMBER_OBJECT.
  *
- * C99 and the CPython C API (with a few of CPython's own exported helpers up to 3.12, switched
- * to their public replacements from 3.13); GCC/Clang bit-scan builtins with a portable fallback.
+ * C99 on the public CPython C API (with PyLong_*NativeBytes from 3.13); GCC/Clang bit-scan
+ * builtins with a portable fallback.
  */
 
 #include "movegen.h"
 #include "pushpop.h"
 #include "sfen.h"
 
+/* The digest of the C sources this module was compiled from (hatch_build.py passes it in);
+ * shogiban.position compares it with the sources beside the package, if any, at import. */
+#ifndef SHOGIBAN_SOURCE_DIGEST
+#define SHOGIBAN_SOURCE_DIGEST "unknown"
+#endif
+
 static PyMethodDef methods[] = {
     {"legal_codes", legal_codes, METH_O, legal_codes_doc},
     {"count_legal", count_legal, METH_O, count_legal_doc},
     {"has_legal_move", py_has_legal_move, METH_O, has_legal_move_doc},
-    {"bind_position", (PyCFunction)(void (*)(void))bind_position, METH_FASTCALL, bind_position_doc},
-    {"bind_board", (PyCFunction)(void (*)(void))bind_board, METH_FASTCALL, bind_board_doc},
+    {"methods_for", methods_for, METH_O, methods_for_doc},
+    {"set_zobrist", (PyCFunction)(void (*)(void))set_zobrist, METH_FASTCALL, set_zobrist_doc},
+    {"set_moves", (PyCFunction)(void (*)(void))set_moves, METH_FASTCALL, set_moves_doc},
     {"set_sfen", (PyCFunction)(void (*)(void))py_set_sfen, METH_FASTCALL, set_sfen_doc},
     {"parse_sfen", py_parse_sfen, METH_O, parse_sfen_doc},
     {"make_sfen", (PyCFunction)(void (*)(void))py_make_sfen, METH_FASTCALL, make_sfen_doc},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module_def = {
+static int module_exec(PyObject *module)
+{
+    ModuleState *st = module_state(module);
+    ensure_tables();
+    st->position_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &position_state_spec, NULL);
+    if (st->position_type == NULL)
+        return -1;
+    st->board_type =
+        (PyTypeObject *)PyType_FromModuleAndSpec(module, &board_state_spec, (PyObject *)st->position_type);
+    st->int_or = (binaryfunc)PyType_GetSlot(&PyLong_Type, Py_nb_or);
+    st->int_xor = (binaryfunc)PyType_GetSlot(&PyLong_Type, Py_nb_xor);
+    st->int_compare = (richcmpfunc)PyType_GetSlot(&PyLong_Type, Py_tp_richcompare);
+    if (st->board_type == NULL || st->int_or == NULL || st->int_xor == NULL || st->int_compare == NULL
+        || (st->str_code = PyUnicode_InternFromString("code")) == NULL
+        || (st->key_limit = PyLong_FromUnsignedLongLong(UINT64_MAX)) == NULL || make_bit_objects(st) < 0)
+        return -1;
+    if (PyModule_AddType(module, st->position_type) < 0 || PyModule_AddType(module, st->board_type) < 0
+        || PyModule_AddStringConstant(module, "SOURCE_DIGEST", SHOGIBAN_SOURCE_DIGEST) < 0)
+        return -1;
+    return 0;
+}
+
+/* Only the objects that can be part of a reference cycle: the ints in the tables cannot. */
+static int module_traverse(PyObject *module, visitproc visit, void *arg)
+{
+    ModuleState *st = module_state(module);
+    if (st == NULL)
+        return 0;
+    Py_VISIT(st->position_type);
+    Py_VISIT(st->board_type);
+    Py_VISIT(st->move_type);
+    Py_VISIT(st->moves);
+    Py_VISIT(st->python_pop);
+    Py_VISIT(st->code_descr);
+    return 0;
+}
+
+static int module_clear(PyObject *module)
+{
+    ModuleState *st = module_state(module);
+    if (st == NULL)
+        return 0;
+    Py_CLEAR(st->position_type);
+    Py_CLEAR(st->board_type);
+    Py_CLEAR(st->move_type);
+    Py_CLEAR(st->moves);
+    Py_CLEAR(st->python_pop);
+    Py_CLEAR(st->code_descr);
+    st->code_get = NULL;
+    return 0;
+}
+
+static void module_free(void *module)
+{
+    ModuleState *st = module_state((PyObject *)module);
+    size_t i;
+    if (st == NULL)
+        return;
+    module_clear((PyObject *)module);
+    Py_CLEAR(st->str_code);
+    Py_CLEAR(st->key_limit);
+    for (i = 0; i < sizeof st->bit_obj / sizeof st->bit_obj[0]; i++)
+        Py_CLEAR(st->bit_obj[i]);
+    for (i = 0; i < sizeof st->pair_obj / sizeof st->pair_obj[0]; i++)
+        Py_CLEAR(st->pair_obj[i]);
+    for (i = 0; i < sizeof st->code_obj / sizeof st->code_obj[0]; i++)
+        Py_CLEAR(st->code_obj[i]);
+    for (i = 0; i < 512; i++) {
+        Py_CLEAR(st->high_bits[0][i]);
+        Py_CLEAR(st->high_bits[1][i]);
+    }
+}
+
+static PyModuleDef_Slot module_slots[] = {
+    {Py_mod_exec, (void *)module_exec},
+#if PY_VERSION_HEX >= 0x030D0000
+    /* Everything is per module object, but for the geometry tables, filled once under a lock. */
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#elif PY_VERSION_HEX >= 0x030C0000
+    /* No public lock before 3.13 for the first fill of the tables: only interpreters sharing the GIL. */
+    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED},
+#endif
+    {0, NULL},
+};
+
+struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
     "shogiban._speedups",
     "Compiled legal move generation, push/pop and SFEN for shogiban's rules core (optional; the "
     "same results as the pure-Python code).",
-    -1,
+    sizeof(ModuleState),
     methods,
-    NULL,
-    NULL,
-    NULL,
-    NULL,
+    module_slots,
+    module_traverse,
+    module_clear,
+    module_free,
 };
 
-PyMODINIT_FUNC PyInit__speedups(void)
-{
-    init_tables();
-    str_board = PyUnicode_InternFromString("_board");
-    str_hands = PyUnicode_InternFromString("_hands");
-    str_turn = PyUnicode_InternFromString("_turn");
-    str_kings = PyUnicode_InternFromString("_kings");
-    str_code = PyUnicode_InternFromString("code");
-    if (str_board == NULL || str_hands == NULL || str_turn == NULL || str_kings == NULL || str_code == NULL)
-        return NULL;
-    return PyModule_Create(&module_def);
-}
+PyMODINIT_FUNC PyInit__speedups(void) { return PyModuleDef_Init(&module_def); }

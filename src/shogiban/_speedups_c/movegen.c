@@ -15,15 +15,13 @@
  *   5. drops: pawn, lance, knight (each rank ascending, columns descending), then silver, bishop,
  *      rook and gold interleaved rank by rank.
  *
- * It reads the position from the Python object (_board, _hands, _turn, _kings) and rebuilds the
- * bitboards here from the board, which is cheaper than converting the Python ints.
+ * It reads the position from the PositionState fields (_board, _hands, _turn, _kings) and rebuilds
+ * the bitboards here from the board, which is cheaper than converting the Python ints.
  */
 
 #include "movegen.h"
 
 #define PROMOTION_FLAG (1 << 14)
-/* Upper bound of the codes: promotion flag | from 80 << 7 | to 80. */
-#define CODE_LIMIT (1 << 15)
 /* More moves than one side can have: with k pieces, at most 2 k (81 - k) <= 3280 board moves
  * (each to a square it does not occupy, promoting or not), plus 7 x 81 drops. */
 #define MAX_MOVES 4096
@@ -321,11 +319,7 @@ static void generate(const Pos *p, Out *out)
     }
 }
 
-/* -- reading a Python Position --------------------------------------------------------------- */
-
-PyObject *str_board, *str_hands, *str_turn, *str_kings;
-/* One int object per move code, shared by every list returned (allocated on first use). */
-static PyObject *code_objects[CODE_LIMIT];
+/* -- reading a Position ---------------------------------------------------------------------- */
 
 static long small_int(PyObject *obj, long low, long high, const char *what)
 {
@@ -344,40 +338,42 @@ static long small_int(PyObject *obj, long low, long high, const char *what)
     return value;
 }
 
-static PyObject *get_list(PyObject *position, PyObject *name, Py_ssize_t min_size)
+/* A list field (borrowed), or NULL with an exception. */
+static PyObject *list_field(PyObject *position, PyObject *value, const char *name, Py_ssize_t min_size)
 {
-    PyObject *value = PyObject_GetAttr(position, name);
-    if (value == NULL)
+    if (value == NULL) {
+        PyErr_Format(PyExc_AttributeError, "'%.100s' object has no attribute '%s'", Py_TYPE(position)->tp_name, name);
         return NULL;
+    }
     if (!PyList_Check(value) || PyList_GET_SIZE(value) < min_size) {
-        PyErr_Format(PyExc_TypeError, "position %U must be a list of at least %zd items, not %R", name, min_size,
+        PyErr_Format(PyExc_TypeError, "position %s must be a list of at least %zd items, not %R", name, min_size,
                      value);
-        Py_DECREF(value);
         return NULL;
     }
     return value;
 }
 
-/* Fill `p` from a shogiban.position.Position; 0 on success, -1 with an exception set. */
-static int load(PyObject *position, Pos *p)
+/* Fill `p` from a position's fields (borrowed; NULL for one never set); 0 on success, -1 with an
+ * exception set.  Nothing here runs Python code that could change them. */
+static int load_fields(PyObject *position, PyObject *board, PyObject *hands, PyObject *kings, PyObject *turn,
+                       Pos *p)
 {
-    PyObject *board = NULL, *hands = NULL, *kings = NULL, *turn = NULL;
-    int result = -1, sq, c, i;
+    int sq, c, i;
     long v;
 
     memset(p->bb, 0, sizeof p->bb);
     p->occ[0] = p->occ[1] = EMPTY;
-    board = get_list(position, str_board, 81);
+    board = list_field(position, board, "_board", 81);
     if (board == NULL)
-        goto done;
+        return -1;
     for (sq = 0; sq < 81; sq++) {
         PyObject *item = PyList_GET_ITEM(board, sq);
         v = small_int(item, 0, 31, "_board");
         if (v == -1000)
-            goto done;
+            return -1;
         if (v && ((v & 15) == 0 || (v & 15) == 15)) {
             PyErr_Format(PyExc_ValueError, "position _board holds %ld, not a piece code", v);
-            goto done;
+            return -1;
         }
         p->board[sq] = (uint8_t)v;
         if (v) {
@@ -385,45 +381,62 @@ static int load(PyObject *position, Pos *p)
             p->occ[v >> 4] = bb_or(p->occ[v >> 4], BIT[sq]);
         }
     }
-    hands = get_list(position, str_hands, 2);
+    hands = list_field(position, hands, "_hands", 2);
     if (hands == NULL)
-        goto done;
+        return -1;
     for (c = 0; c < 2; c++) {
         PyObject *hand = PyList_GET_ITEM(hands, c);
         if (!PyList_Check(hand) || PyList_GET_SIZE(hand) < 8) {
             PyErr_Format(PyExc_TypeError, "position _hands must hold two lists of 8 counts, not %R", hand);
-            goto done;
+            return -1;
         }
         p->hands[c][0] = 0;
         for (i = 1; i < 8; i++) {
             v = small_int(PyList_GET_ITEM(hand, i), 0, 1L << 30, "_hands");
             if (v == -1000)
-                goto done;
+                return -1;
             p->hands[c][i] = v;
         }
     }
-    kings = get_list(position, str_kings, 2);
+    kings = list_field(position, kings, "_kings", 2);
     if (kings == NULL)
-        goto done;
+        return -1;
     for (c = 0; c < 2; c++) {
         v = small_int(PyList_GET_ITEM(kings, c), -1, 80, "_kings");
         if (v == -1000)
-            goto done;
+            return -1;
         p->kings[c] = (int)v;
     }
-    turn = PyObject_GetAttr(position, str_turn);
-    if (turn == NULL)
-        goto done;
+    if (turn == NULL) {
+        PyErr_Format(PyExc_AttributeError, "'%.100s' object has no attribute '_turn'", Py_TYPE(position)->tp_name);
+        return -1;
+    }
     v = small_int(turn, 0, 1, "_turn");
     if (v == -1000)
-        goto done;
+        return -1;
     p->turn = (int)v;
-    result = 0;
+    return 0;
+}
+
+/* Fill `p` from a Position: a PositionState's own fields, or for any other object (a Position of
+ * the pure-Python core, which the tests compare with) its attributes by name. */
+static int load(ModuleState *st, PyObject *position, Pos *p)
+{
+    static const char *const names[4] = {"_board", "_hands", "_kings", "_turn"};
+    PyObject *values[4] = {NULL, NULL, NULL, NULL};
+    int i, result = -1;
+    if (PyObject_TypeCheck(position, st->position_type)) {
+        PositionState *f = (PositionState *)position;
+        return load_fields(position, f->board, f->hands, f->kings, f->turn, p);
+    }
+    for (i = 0; i < 4; i++) {
+        if ((values[i] = PyObject_GetAttrString(position, names[i])) == NULL)
+            goto done;
+    }
+    result = load_fields(position, values[0], values[1], values[2], values[3], p);
 done:
-    Py_XDECREF(board);
-    Py_XDECREF(hands);
-    Py_XDECREF(kings);
-    Py_XDECREF(turn);
+    for (i = 0; i < 4; i++)
+        Py_XDECREF(values[i]);
     return result;
 }
 
@@ -440,8 +453,8 @@ PyObject *legal_codes(PyObject *module, PyObject *position)
     Out out = {codes, 0, MODE_LIST};
     PyObject *list;
     Py_ssize_t i;
-    (void)module;
-    if (load(position, &p) < 0)
+    ModuleState *st = module_state(module);
+    if (load(st, position, &p) < 0)
         return NULL;
     generate(&p, &out);
     if (out.n > MAX_MOVES) { /* impossible (see MAX_MOVES); refuse rather than return a short list */
@@ -453,14 +466,14 @@ PyObject *legal_codes(PyObject *module, PyObject *position)
         return NULL;
     for (i = 0; i < out.n; i++) {
         int code = codes[i];
-        PyObject *obj = code_objects[code];
+        PyObject *obj = st->code_obj[code];
         if (obj == NULL) {
             obj = PyLong_FromLong(code);
             if (obj == NULL) {
                 Py_DECREF(list);
                 return NULL;
             }
-            code_objects[code] = obj; /* the table keeps this reference */
+            st->code_obj[code] = obj; /* the table keeps this reference */
         }
         Py_INCREF(obj);
         PyList_SET_ITEM(list, i, obj);
@@ -476,8 +489,7 @@ PyObject *count_legal(PyObject *module, PyObject *position)
 {
     Pos p;
     Out out = {NULL, 0, MODE_COUNT};
-    (void)module;
-    if (load(position, &p) < 0)
+    if (load(module_state(module), position, &p) < 0)
         return NULL;
     generate(&p, &out);
     return PyLong_FromSsize_t(out.n);
@@ -490,8 +502,7 @@ const char has_legal_move_doc[] = PyDoc_STR(
 PyObject *py_has_legal_move(PyObject *module, PyObject *position)
 {
     Pos p;
-    (void)module;
-    if (load(position, &p) < 0)
+    if (load(module_state(module), position, &p) < 0)
         return NULL;
     return PyBool_FromLong(has_legal_move(&p));
 }

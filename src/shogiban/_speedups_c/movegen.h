@@ -1,5 +1,5 @@
 /*
- * shogiban._speedups: the position read from Python (Pos), and what the move generator shares:
+ * shogiban._speedups: the position read from a PositionState (Pos), and what the move generator shares:
  * attack tests, dead pieces, and the module functions legal_codes, count_legal, has_legal_move.
  */
 
@@ -7,6 +7,7 @@
 #define SHOGIBAN_SPEEDUPS_MOVEGEN_H
 
 #include "bitboard.h"
+#include "state.h"
 
 typedef struct {
     uint8_t board[81];
@@ -26,9 +27,6 @@ static inline int dead_end(int pt, int color, int sq)
     int row = color ? 8 - sq / 9 : sq / 9;
     return (pt <= 2 && row == 0) || (pt == 3 && row <= 1);
 }
-
-/* The attribute names load() reads, made by PyInit__speedups. */
-INTERNAL extern PyObject *str_board, *str_hands, *str_turn, *str_kings;
 
 INTERNAL extern const char legal_codes_doc[], count_legal_doc[], has_legal_move_doc[];
 INTERNAL PyObject *legal_codes(PyObject *module, PyObject *position);

@@ -224,14 +224,19 @@ static int position_problem(const Pos *p)
     return ksq >= 0 && is_attacked(p, ksq, p->turn, bb_or(p->occ[0], p->occ[1]));
 }
 
-/* Set the Position slots from a parsed SFEN, as Board.set_sfen does: 1 done, 0 impossible
+enum { F_BOARD, F_BB, F_OCC, F_KINGS, F_HANDS, F_TURN, F_STACK, F_HASH, F_REP, F_COUNT };
+
+/* Set the Position fields from a parsed SFEN, as Board.set_sfen does: 1 done, 0 impossible
  * position (not lenient: left to Python for the message), -1 error. */
-static int set_up(PyObject *self, const Sfen *f, int lenient)
+static int set_up(ModuleState *st, PyObject *self, const Sfen *f, int lenient)
 {
+    PositionState *fields = (PositionState *)self;
+    PyObject **targets[F_COUNT] = {&fields->board, &fields->bb,    &fields->occ,  &fields->kings, &fields->hands,
+                                   &fields->turn,  &fields->stack, &fields->hash, &fields->rep};
     Pos p;
-    uint64_t key = f->turn ? Z_WHITE : 0;
+    uint64_t key = f->turn ? st->z_white : 0;
     long values[81];
-    PyObject *objs[S_COUNT] = {NULL}, *one = NULL;
+    PyObject *objs[F_COUNT] = {NULL}, *one = NULL;
     int sq, c, pt, i;
 
     memset(p.bb, 0, sizeof p.bb);
@@ -242,14 +247,14 @@ static int set_up(PyObject *self, const Sfen *f, int lenient)
         if (piece) {
             p.bb[piece] = bb_or(p.bb[piece], BIT[sq]);
             p.occ[piece >> 4] = bb_or(p.occ[piece >> 4], BIT[sq]);
-            key ^= Z_SQ[piece][sq];
+            key ^= st->z_sq[piece][sq];
         }
     }
     for (c = 0; c < 2; c++) {
         for (pt = 0; pt < 8; pt++) {
             p.hands[c][pt] = f->hands[c][pt];
             if (pt && f->hands[c][pt])
-                key ^= Z_HAND[c][pt][f->hands[c][pt]];
+                key ^= st->z_hand[c][pt][f->hands[c][pt]];
         }
         p.kings[c] = bb_any(p.bb[8 | c << 4]) ? bb_msb(p.bb[8 | c << 4]) : -1;
     }
@@ -259,38 +264,38 @@ static int set_up(PyObject *self, const Sfen *f, int lenient)
 
     for (sq = 0; sq < 81; sq++)
         values[sq] = p.board[sq];
-    if ((objs[S_BOARD] = int_list(values, 81)) == NULL || (objs[S_BB] = PyList_New(32)) == NULL
-        || (objs[S_OCC] = PyList_New(2)) == NULL || (objs[S_HANDS] = PyList_New(2)) == NULL)
+    if ((objs[F_BOARD] = int_list(values, 81)) == NULL || (objs[F_BB] = PyList_New(32)) == NULL
+        || (objs[F_OCC] = PyList_New(2)) == NULL || (objs[F_HANDS] = PyList_New(2)) == NULL)
         goto fail;
     for (i = 0; i < 32; i++) {
-        PyObject *value = bb_to_long(p.bb[i]);
+        PyObject *value = bb_to_long(st, p.bb[i]);
         if (value == NULL)
             goto fail;
-        PyList_SET_ITEM(objs[S_BB], i, value);
+        PyList_SET_ITEM(objs[F_BB], i, value);
     }
     for (c = 0; c < 2; c++) {
-        PyObject *value = bb_to_long(p.occ[c]);
+        PyObject *value = bb_to_long(st, p.occ[c]);
         if (value == NULL)
             goto fail;
-        PyList_SET_ITEM(objs[S_OCC], c, value);
+        PyList_SET_ITEM(objs[F_OCC], c, value);
         value = int_list(f->hands[c], 8);
         if (value == NULL)
             goto fail;
-        PyList_SET_ITEM(objs[S_HANDS], c, value);
+        PyList_SET_ITEM(objs[F_HANDS], c, value);
         values[c] = p.kings[c];
     }
-    if ((objs[S_KINGS] = int_list(values, 2)) == NULL || (objs[S_TURN] = PyLong_FromLong(p.turn)) == NULL
-        || (objs[S_STACK] = PyList_New(0)) == NULL || (objs[S_HASH] = PyLong_FromUnsignedLongLong(key)) == NULL
-        || (objs[S_REP] = PyDict_New()) == NULL || (one = PyLong_FromLong(1)) == NULL
-        || PyDict_SetItem(objs[S_REP], objs[S_HASH], one) < 0)
+    if ((objs[F_KINGS] = int_list(values, 2)) == NULL || (objs[F_TURN] = PyLong_FromLong(p.turn)) == NULL
+        || (objs[F_STACK] = PyList_New(0)) == NULL || (objs[F_HASH] = PyLong_FromUnsignedLongLong(key)) == NULL
+        || (objs[F_REP] = PyDict_New()) == NULL || (one = PyLong_FromLong(1)) == NULL
+        || PyDict_SetItem(objs[F_REP], objs[F_HASH], one) < 0)
         goto fail;
     Py_DECREF(one);
-    for (i = 0; i < S_COUNT; i++)
-        set_slot(self, slot_offset[i], objs[i]);
+    for (i = 0; i < F_COUNT; i++)
+        set_field(targets[i], objs[i]);
     return 1;
 fail:
     Py_XDECREF(one);
-    for (i = 0; i < S_COUNT; i++)
+    for (i = 0; i < F_COUNT; i++)
         Py_XDECREF(objs[i]);
     return -1;
 }
@@ -303,18 +308,22 @@ const char set_sfen_doc[] = PyDoc_STR(
 
 PyObject *py_set_sfen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
+    ModuleState *st = module_state(module);
     Sfen f;
     int lenient, done;
-    (void)module;
-    if (nargs != 3 || position_type == NULL || !PyObject_TypeCheck(args[0], position_type)) {
-        PyErr_SetString(PyExc_TypeError, "set_sfen(position, sfen, lenient) needs a Position (after bind_position)");
+    if (nargs != 3 || !PyObject_TypeCheck(args[0], st->position_type)) {
+        PyErr_SetString(PyExc_TypeError, "set_sfen(position, sfen, lenient) needs a shogiban Position");
+        return NULL;
+    }
+    if (!st->zobrist_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "shogiban._speedups: set_zobrist() was not called");
         return NULL;
     }
     if ((lenient = PyObject_IsTrue(args[2])) < 0)
         return NULL;
     if (!parse_sfen_fast(args[1], &f))
         Py_RETURN_NONE;
-    done = set_up(args[0], &f, lenient);
+    done = set_up(st, args[0], &f, lenient);
     if (done < 0)
         return NULL;
     if (!done)

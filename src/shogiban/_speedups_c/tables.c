@@ -1,6 +1,6 @@
 /*
  * shogiban._speedups: the bitboard tables (single bits, rays, steps, lines between squares,
- * columns, drop zones) and init_tables(), which fills them once at import.
+ * columns, drop zones) and ensure_tables(), which fills them once at the first import.
  */
 
 #include "bitboard.h"
@@ -19,7 +19,7 @@ BB COLUMN[9];
 /* DROP_ALLOWED[color][pt]: where a dropped piece could still move. */
 BB DROP_ALLOWED[2][8];
 
-void init_tables(void)
+static void fill_tables(void)
 {
     static const int gold[6][2] = {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {0, 1}};
     static const int silver[5][2] = {{-1, -1}, {0, -1}, {1, -1}, {-1, 1}, {1, 1}};
@@ -116,4 +116,27 @@ void init_tables(void)
         DROP_ALLOWED[c][2] = bb_xor(FULL, last1);
         DROP_ALLOWED[c][3] = bb_xor(FULL, last2);
     }
+}
+
+/* Each interpreter that imports the module runs its exec, which calls this.  Interpreters with a
+ * GIL of their own (Python 3.13+, where the module says it supports them) may do so at the same
+ * time, so the first fill is done under a lock; before 3.13 the module is loaded only into
+ * interpreters that share the main GIL, which serialises the calls. */
+#if PY_VERSION_HEX >= 0x030D0000
+static PyMutex tables_lock;
+#endif
+static int tables_ready;
+
+void ensure_tables(void)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+    PyMutex_Lock(&tables_lock);
+#endif
+    if (!tables_ready) {
+        fill_tables();
+        tables_ready = 1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    PyMutex_Unlock(&tables_lock);
+#endif
 }

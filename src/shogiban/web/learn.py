@@ -32,6 +32,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
+from shogiban.i18n import Language, UnknownLanguageError, normalize_language, translate
 from shogiban.lessons.content import UnknownLessonError, lesson_index, render_lesson, try_move
 from shogiban.lessons.puzzles import (
     Puzzle,
@@ -43,7 +44,6 @@ from shogiban.lessons.puzzles import (
     puzzles_by_length,
     replay,
 )
-from shogiban.play.i18n import Language, UnknownLanguageError, normalize_language, translate
 from shogiban.web.pages import render_shell
 from shogiban.web.routing import Checked, CheckedRoute
 from shogiban.web.schema import (
@@ -74,7 +74,7 @@ def _page(request: Request, page: str) -> Response:
     return render_shell(
         request,
         page=page,
-        title_key=f"nav.{page}",
+        title_key=f"ui.nav.{page}",
         module=f"/static/learn/{page}.js",
         stylesheets=("/static/learn/learn.css",),
     )
@@ -121,7 +121,7 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
         groups = [
             {
                 "length": length,
-                "title": translate(language, "puzzle.group", count=length),
+                "title": translate("puzzle.group", language, count=length),
                 "puzzles": [{"id": p.id, "number": p.number} for p in puzzles],
             }
             for length, puzzles in puzzles_by_length().items()

@@ -31,7 +31,8 @@
 // Destinations and promotion (the contract with the server):
 //   * `dests[from]` lists the legal targets of the piece on `from`.  A target written "2b+"
 //     is a promoting move, "2b" a non-promoting one.
-//   * Both "2b+" and "2b" listed: promotion is optional, the board asks (成 / 不成).
+//   * Both "2b+" and "2b" listed: promotion is optional, the board asks (成 / 不成, from the
+//     catalogue's ui.board.promote / ui.board.unpromote).
 //   * Only "2b+" listed: promotion is forced, the board sends "…2b+" without asking.
 //   * Only "2b" listed: the piece cannot promote there, the board sends "…2b".
 //   * `dropDests[letter]` lists where a hand piece may be dropped; only the side to move's hand
@@ -41,6 +42,8 @@
 //
 // Input: click a piece then a target (click-click), or drag it; hand pieces the same way.  Clicking
 // the selected piece again, or an empty non-target square, deselects.  Escape cancels.
+
+import { t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const FILES = "987654321";
@@ -436,7 +439,7 @@ export function createBoard(element, options = {}) {
       const label = el("text", {
         x: x + CELL_W - 8, y: yy + CELL_H - 8, class: "sb-promo-label", "text-anchor": "end", lang: "ja",
       }, g);
-      label.textContent = suffix ? "成" : "不成";
+      label.textContent = t(suffix ? "ui.board.promote" : "ui.board.unpromote");
     });
   }
 

@@ -56,7 +56,8 @@ def test_every_key_in_every_language(tables: dict[str, dict[str, str]]) -> None:
     for tag, table in tables.items():
         assert set(table) == set(english), (tag, sorted(set(table) ^ set(english))[:5])
         for key, text in table.items():
-            assert isinstance(text, str) and text.strip(), (tag, key)
+            assert isinstance(text, str), (tag, key)
+            assert text.strip(), (tag, key)
             # Leading or trailing blanks only where they are meant (the prompt ends in one).
             assert text == text.strip() or key == "terminal.game.prompt", (tag, key)
 
@@ -74,8 +75,11 @@ def test_every_placeholder_set_is_the_same_in_every_language(tables: dict[str, d
 def test_keys_are_grouped_by_domain(tables: dict[str, dict[str, str]]) -> None:
     for key in tables["en"]:
         domain, dot, rest = key.partition(".")
-        assert domain in DOMAINS and dot and rest, key
-        assert key == key.strip() and "{" not in key, key
+        assert domain in DOMAINS, key
+        assert dot, key
+        assert rest, key
+        assert key == key.strip(), key
+        assert "{" not in key, key
     # The files are sorted, so a domain's keys stay together.
     for tag in TAGS:
         keys = list(_raw(tag))

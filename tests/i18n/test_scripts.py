@@ -12,7 +12,8 @@ from shogiban import i18n
 from shogiban.notation.names import FILE_LABELS, LONG_PIECE_NAMES, PIECE_NAMES, RANK_LABELS, SIDE_NAMES
 from shogiban.pieces import Color, PieceType
 from shogiban.play.moveinput import format_move
-from tests.i18n.han_variants import SIMPLIFIED_ONLY, TRADITIONAL_ONLY
+
+from .han_variants import SIMPLIFIED_ONLY, TRADITIONAL_ONLY
 
 KANA = re.compile(r"[\u3040-\u30ff]+")
 #: Kana a Chinese text may hold: と金, the promoted pawn, is written so in Chinese too.
@@ -28,8 +29,10 @@ def test_traditional_chinese_uses_traditional_characters() -> None:
         wrong = sorted(set(text) & SIMPLIFIED_ONLY)
         assert not wrong, (key, wrong, text)
     hant = _texts("zh-hant")
-    assert "將棋" in hant["lessons.check.check"] and "将棋" not in "".join(hant.values())
-    assert "盤" in "".join(hant.values()) and "盘" not in "".join(hant.values())
+    assert "將棋" in hant["lessons.check.check"]
+    assert "将棋" not in "".join(hant.values())
+    assert "盤" in "".join(hant.values())
+    assert "盘" not in "".join(hant.values())
 
 
 def test_simplified_chinese_uses_simplified_characters() -> None:
@@ -37,13 +40,18 @@ def test_simplified_chinese_uses_simplified_characters() -> None:
         wrong = sorted(set(text) & TRADITIONAL_ONLY)
         assert not wrong, (key, wrong, text)
     hans = "".join(_texts("zh-hans").values())
-    assert "将棋" in hans and "將" not in hans
-    assert "盘" in hans and "盤" not in hans and "後手" not in hans
+    assert "将棋" in hans
+    assert "將" not in hans
+    assert "盘" in hans
+    assert "盤" not in hans
+    assert "後手" not in hans
 
 
 def test_the_variant_table_knows_the_shogi_words() -> None:
-    for traditional, simplified in ["盤盘", "將将", "銀银", "飛飞", "龍龙", "馬马", "駒驹", "詰诘", "車车", "讀读"]:
-        assert traditional in TRADITIONAL_ONLY and simplified in SIMPLIFIED_ONLY
+    for pair in ["盤盘", "將将", "銀银", "飛飞", "龍龙", "馬马", "駒驹", "詰诘", "車车", "讀读"]:
+        traditional, simplified = pair[0], pair[1]
+        assert traditional in TRADITIONAL_ONLY
+        assert simplified in SIMPLIFIED_ONLY
 
 
 @pytest.mark.parametrize("language", ["zh-hant", "zh-hans"])
@@ -71,6 +79,9 @@ def test_chinese_move_labels_and_names_take_the_chinese_forms() -> None:
     for usi, hans, hant in [("R*5e", "飞", "飛"), ("S*5e", "银", "銀")]:
         assert format_move(board, Move.from_usi(usi), "zh-hans").endswith(hans)
         assert format_move(board, Move.from_usi(usi), "zh-hant").endswith(hant)
-    assert i18n.piece_name("S", "zh-hans") == "银将" and i18n.piece_name("S", "zh-hant") == "銀將"
-    assert i18n.piece_name("+R", "zh-hans") == "龙王" and PIECE_NAMES["zh-hans"][PieceType.PROM_ROOK] == "龙"
-    assert i18n.side_name("w", "zh-hans") == "后手" and i18n.side_name("w", "zh-hant") == "後手"
+    assert i18n.piece_name("S", "zh-hans") == "银将"
+    assert i18n.piece_name("S", "zh-hant") == "銀將"
+    assert i18n.piece_name("+R", "zh-hans") == "龙王"
+    assert PIECE_NAMES["zh-hans"][PieceType.PROM_ROOK] == "龙"
+    assert i18n.side_name("w", "zh-hans") == "后手"
+    assert i18n.side_name("w", "zh-hant") == "後手"

@@ -41,7 +41,7 @@ ENDS = [
 ]
 
 SCRIPT = """
-import { installCatalogue, setLanguage, describeError, refusalText, t } from "%(js)s/i18n.js";
+import { installCatalogue, setLanguage, describeError, pieceGlyph, refusalText, t } from "%(js)s/i18n.js";
 import { resultReason } from "%(js)s/render.js";
 const input = JSON.parse(process.argv[2]);
 const out = {};
@@ -55,6 +55,7 @@ for (const [tag, table] of Object.entries(input.catalogues)) {
       resultReason({ outcome: { termination, winner, detail }, game: { handicap: null } })),
     ui: t("ui.game.resign"),
     unknown: [refusalText("no_such_code"), refusalText("param.square")],
+    glyphs: ["P", "S", "R", "+B", "+R", "K"].map((type) => pieceGlyph(type, "b")).concat([pieceGlyph("K", "w")]),
   };
 }
 console.log(JSON.stringify(out));
@@ -108,3 +109,13 @@ def test_game_ends_read_the_same(web_words: dict[str, Any], language: i18n.Langu
         outcome = Outcome(Termination(termination), color, detail)
         assert text == explain_outcome(outcome, Board(), language), termination
     assert web_words[i18n.language_tag(language)]["ui"] == i18n.translate("ui.game.resign", language)
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_the_boards_draw_the_same_characters(web_words: dict[str, Any], language: i18n.Language) -> None:
+    from shogiban.notation.names import PIECE_NAMES
+    from shogiban.pieces import PieceType as P
+
+    glyphs = web_words[i18n.language_tag(language)]["glyphs"]
+    types = [P.PAWN, P.SILVER, P.ROOK, P.PROM_BISHOP, P.PROM_ROOK, P.KING]
+    assert glyphs == [PIECE_NAMES[language][piece] for piece in types] + ["王"]

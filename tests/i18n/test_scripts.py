@@ -66,6 +66,8 @@ def test_chinese_has_no_japanese_kana_or_middle_dot(language: i18n.Language) -> 
 def test_pieces_sides_and_coordinates_are_the_notations(language: i18n.Language) -> None:
     for piece_type in PieceType:
         assert i18n.piece_name(piece_type, language) == LONG_PIECE_NAMES[language][piece_type]
+        # The boards' characters: the web's (from the catalogue) and the terminal's and SVG's.
+        assert i18n.template(f"piece.glyph.{piece_type.name.lower()}", language) == PIECE_NAMES[language][piece_type]
     assert i18n.side_name(Color.BLACK, language) == SIDE_NAMES[language][0]
     assert i18n.side_name(Color.WHITE, language) == SIDE_NAMES[language][1]
     assert i18n.template("format.files", language) == FILE_LABELS[language]

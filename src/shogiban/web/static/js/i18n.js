@@ -126,6 +126,16 @@ export function pieceName(piece) {
   return has(`piece.${name.toLowerCase()}`) ? t(`piece.${name.toLowerCase()}`) : String(piece);
 }
 
+/** The character on a piece ("P", "+R"; color "b" or "w"), as the language's boards draw it:
+ * 銀 in Japanese, 银 in simplified Chinese; gote's king is 王. */
+export function pieceGlyph(type, color = "b") {
+  const base = String(type).replace("+", "").toUpperCase();
+  const name = PIECE_LETTERS[base];
+  if (!name) return "?";
+  if (base === "K" && color === "w") return t("piece.glyph.king_gote");
+  return t(`piece.glyph.${String(type).startsWith("+") ? "prom_" : ""}${name}`);
+}
+
 /** Sente or gote ("b"/"w", 0/1, "sente"/"gote"). */
 export function sideLabel(color) {
   const black = color === 0 || ["b", "black", "sente"].includes(String(color).toLowerCase());

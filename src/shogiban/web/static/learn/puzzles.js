@@ -4,8 +4,8 @@
 // solver (any move that still mates in time is accepted) and answers with the defender's longest
 // resistance.  Solved problems are remembered in localStorage.
 
-import { createBoard, KANJI } from "/static/js/board.js";
-import { onLanguageChange, t } from "/static/js/i18n.js";
+import { createBoard } from "/static/js/board.js";
+import { onLanguageChange, pieceName, t } from "/static/js/i18n.js";
 import { el, lang, pageReady, request, startPage } from "./common.js";
 
 const SOLVED_KEY = "shogiban.puzzles.solved";
@@ -144,7 +144,7 @@ async function onHint() {
     if (drop) {
       const letter = hint.square[0];
       showView(state.view, { highlights: [] });
-      setStatus(t("ui.puzzles.hint_drop", { piece: KANJI[letter] || letter }), "hint");
+      setStatus(t("ui.puzzles.hint_drop", { piece: pieceName(letter) }), "hint");
     } else {
       showView(state.view, { highlights: [hint.square] });
       setStatus(t("ui.puzzles.hint_piece"), "hint");

@@ -282,3 +282,12 @@ def test_page_strings_exist_in_the_catalogue() -> None:
     assert len(used) > 20
     english = i18n.web_messages("en")
     assert used <= set(english), used - set(english)
+
+
+def test_without_a_language_the_visitor_s_language_is_used(client: TestClient) -> None:
+    # The same negotiation as the pages: the remembered choice, else Accept-Language.
+    assert client.get("/api/learn/lessons/pawn", headers={"accept-language": "ja"}).json()["title"] == "歩兵とと金"
+    chosen = client.get("/api/learn/lessons/pawn", headers={"accept-language": "ja", "cookie": "shogiban_lang=zh-Hans"})
+    assert chosen.json()["title"] == i18n.translate("lessons.pawn.title", "zh-hans")
+    english = client.get("/api/learn/lessons/pawn?lang=en", headers={"accept-language": "ja"})
+    assert english.json()["title"] == i18n.translate("lessons.pawn.title", "en")

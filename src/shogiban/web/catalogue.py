@@ -19,11 +19,13 @@ must be revalidated (its ``ETag`` is the version).
 
 from __future__ import annotations
 
+from functools import cache
+
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from shogiban.i18n import language_tag, match_language, web_messages, web_version
+from shogiban.i18n import Language, language_tag, match_language, web_messages, web_version
 from shogiban.web.routing import Checked, CheckedRoute
 from shogiban.web.schema import Param, Query, RequestError, Text, encode_json
 
@@ -50,8 +52,13 @@ async def catalogue(request: Request, checked: Checked) -> Response:
     }
     if etag in (tag.strip() for tag in request.headers.get("if-none-match", "").split(",")):
         return Response(status_code=304, headers=headers)
-    body = encode_json(web_messages(language)).encode("utf-8")
-    return Response(body, media_type="application/json", headers=headers)
+    return Response(_body(language), media_type="application/json", headers=headers)
+
+
+@cache
+def _body(language: Language) -> bytes:
+    # The texts change only with a new release: encode each language once.
+    return encode_json(web_messages(language)).encode("utf-8")
 
 
 #: The routes the web application mounts.

@@ -5,7 +5,8 @@ JSON endpoints and their static files (``/static/learn/``).  The pages are rule-
 everything they show about the rules comes from these endpoints, which ask the rules core and
 the tsume solver.
 
-JSON endpoints (``lang`` is any of ``en``, ``ja``, ``zh-Hant``, ``zh-Hans``; default ``en``):
+JSON endpoints (``lang`` is any of ``en``, ``ja``, ``zh-Hant``, ``zh-Hans``; without it, the
+visitor's language as for the pages: :func:`shogiban.web.pages.request_language`):
 
 * ``GET  /api/learn/lessons?lang=``                       -- the lessons' ids and titles
 * ``GET  /api/learn/lessons/{id}?lang=``                  -- a lesson: texts, diagrams, exercises
@@ -44,7 +45,7 @@ from shogiban.lessons.puzzles import (
     puzzles_by_length,
     replay,
 )
-from shogiban.web.pages import render_shell
+from shogiban.web.pages import render_shell, request_language
 from shogiban.web.routing import Checked, CheckedRoute
 from shogiban.web.schema import (
     LANG_QUERY,
@@ -60,9 +61,11 @@ from shogiban.web.schema import (
 STATIC_DIR = resources.files("shogiban.web").joinpath("static", "learn")
 
 
-def _language(value: object) -> Language:
+def _language(value: object, request: Request) -> Language:
+    # The page says which language it shows; without a word from it the request decides, as
+    # for the pages themselves (an unknown language gets English).
     if not isinstance(value, str) or not value:
-        return "en"
+        return request_language(request)
     try:
         return normalize_language(value)
     except UnknownLanguageError:
@@ -98,11 +101,11 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
         return _page(request, "puzzles")
 
     async def api_lessons(request: Request, checked: Checked) -> Response:
-        language = _language(checked.query.get("lang"))
+        language = _language(checked.query.get("lang"), request)
         return JSONResponse({"language": language, "lessons": lesson_index(language)})
 
     async def api_lesson(request: Request, checked: Checked) -> Response:
-        language = _language(checked.query.get("lang"))
+        language = _language(checked.query.get("lang"), request)
         try:
             return JSONResponse(render_lesson(_lesson_id(checked), language))
         except UnknownLessonError as error:
@@ -110,14 +113,14 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
 
     async def api_try(request: Request, checked: Checked) -> Response:
         body = checked.body
-        language = _language(body.get("lang"))
+        language = _language(body.get("lang"), request)
         try:
             return JSONResponse(try_move(_lesson_id(checked), checked.params["index"], body["usi"], language))
         except UnknownLessonError as error:
             raise RequestError("unknown_lesson", str(error), 404) from None
 
     async def api_puzzles(request: Request, checked: Checked) -> Response:
-        language = _language(checked.query.get("lang"))
+        language = _language(checked.query.get("lang"), request)
         groups = [
             {
                 "length": length,
@@ -145,7 +148,7 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
     async def api_puzzle_move(request: Request, checked: Checked) -> Response:
         puzzle = _puzzle(checked)
         body = checked.body
-        line, language = body.get("line") or [], _language(body.get("lang"))
+        line, language = body.get("line") or [], _language(body.get("lang"), request)
         # The solver is CPU work: keep it off the event loop.
         result = await run_in_threadpool(puzzle_checker.attempt, puzzle, line, body["usi"], language)
         return JSONResponse(result)

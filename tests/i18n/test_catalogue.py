@@ -24,6 +24,7 @@ SAME_AS_ENGLISH = {
     "ui.board.promote",  # 成 / 不成 on the board, as on the pieces, in every language
     "ui.board.unpromote",
     "format.file_digits",  # Chinese writes file numbers with ASCII digits, as English does
+    "format.move_forms",  # "-": Japanese and English move labels keep the Japanese characters
 }
 #: Whole groups that may be the same: the pieces' characters (English boards draw kanji pieces,
 #: as real sets have them, and Chinese shares most characters with Japanese).

@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 
-from shogiban import Board, Color, Outcome, Termination, i18n
+from shogiban import Board, Color, Move, Outcome, Termination, i18n
+from shogiban.notation.japanese import make_ki2_move
 from shogiban.play.explain import explain_outcome
+from shogiban.play.moveinput import format_move
 from shogiban.web.pages import sentence
 
 JS = Path(__file__).resolve().parents[2] / "src" / "shogiban" / "web" / "static" / "js"
@@ -34,14 +36,23 @@ REFUSALS: list[tuple[str, dict[str, Any]]] = [
     ("too_few_points", {}),
 ]
 ERRORS = ["bad_invite", "unknown_game", "too_fast", "no_such_error"]
+MOVES = [
+    (None, "7g7f"), ("4k4/9/9/9/9/9/9/9/4K4 b RSNB 1", "R*5e"), ("4k4/9/9/9/9/9/9/9/4K4 b RSNB 1", "S*5e"),
+    ("4k4/9/9/9/9/9/9/+R8/4K4 b - 1", "9h9a"), ("4k4/9/9/9/9/9/9/+B8/4K4 b - 1", "9h8g"),
+    ("4k4/9/4S4/9/9/9/9/9/4K4 b - 1", "5c4b+"),
+]
 ENDS = [
     ("checkmate", "b", ""), ("no_legal_moves", "w", ""), ("repetition", None, ""), ("perpetual_check", "w", ""),
     ("max_moves", None, ""), ("illegal_move", "b", "gote: illegal move 5a5c"), ("resignation", "w", ""),
     ("time_forfeit", "b", ""), ("abandoned", None, ""),
 ]
 
+def _board(sfen: str | None) -> Board:
+    return Board(sfen) if sfen else Board()
+
+
 SCRIPT = """
-import { installCatalogue, setLanguage, describeError, pieceGlyph, refusalText, t } from "%(js)s/i18n.js";
+import { installCatalogue, setLanguage, describeError, moveLabel, pieceGlyph, refusalText, t } from "%(js)s/i18n.js";
 import { resultReason } from "%(js)s/render.js";
 const input = JSON.parse(process.argv[2]);
 const out = {};
@@ -55,6 +66,7 @@ for (const [tag, table] of Object.entries(input.catalogues)) {
       resultReason({ outcome: { termination, winner, detail }, game: { handicap: null } })),
     ui: t("ui.game.resign"),
     unknown: [refusalText("no_such_code"), refusalText("param.square")],
+    labels: input.labels.map((label) => moveLabel(label)),
     glyphs: ["P", "S", "R", "+B", "+R", "K"].map((type) => pieceGlyph(type, "b")).concat([pieceGlyph("K", "w")]),
   };
 }
@@ -74,6 +86,7 @@ def web_words(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "refusals": REFUSALS,
         "errors": ERRORS,
         "ends": ENDS,
+        "labels": [make_ki2_move(_board(sfen), Move.from_usi(usi)) for sfen, usi in MOVES],
     }
     done = subprocess.run([node, str(script), json.dumps(data)], capture_output=True, text=True, timeout=60,
                           check=False)
@@ -119,3 +132,16 @@ def test_the_boards_draw_the_same_characters(web_words: dict[str, Any], language
     glyphs = web_words[i18n.language_tag(language)]["glyphs"]
     types = [P.PAWN, P.SILVER, P.ROOK, P.PROM_BISHOP, P.PROM_ROOK, P.KING]
     assert glyphs == [PIECE_NAMES[language][piece] for piece in types] + ["王"]
+
+
+@pytest.mark.parametrize("language", ["ja", "zh-hant", "zh-hans"])
+def test_move_labels_read_as_the_terminal_writes_them(web_words: dict[str, Any], language: i18n.Language) -> None:
+    # The server labels moves in Japanese (KI2); the pages write them in the language's own
+    # characters, as the terminal does (English pages keep the Japanese labels).
+    shown = web_words[i18n.language_tag(language)]["labels"]
+    expected = [format_move(_board(sfen), Move.from_usi(usi), language) for sfen, usi in MOVES]
+    assert shown == expected
+    if language == "zh-hans":
+        assert "银" in "".join(shown)
+        assert "龙" in "".join(shown)
+        assert "銀" not in "".join(shown)

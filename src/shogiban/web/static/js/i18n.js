@@ -136,6 +136,16 @@ export function pieceGlyph(type, color = "b") {
   return t(`piece.glyph.${String(type).startsWith("+") ? "prom_" : ""}${name}`);
 }
 
+/** A move label the server writes in Japanese (▲４二銀) in the language's own characters
+ * (▲４二银 in simplified Chinese), as the terminal writes moves: format.move_forms lists the
+ * pairs (Japanese, own) that differ, "-" when none do. */
+export function moveLabel(label) {
+  const pairs = t("format.move_forms").split(" ").filter((pair) => pair.length === 2);
+  if (!label || !pairs.length) return label;
+  const forms = new Map(pairs.map((pair) => [pair[0], pair[1]]));
+  return [...String(label)].map((c) => forms.get(c) || c).join("");
+}
+
 /** Sente or gote ("b"/"w", 0/1, "sente"/"gote"). */
 export function sideLabel(color) {
   const black = color === 0 || ["b", "black", "sente"].includes(String(color).toLowerCase());

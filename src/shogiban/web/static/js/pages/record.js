@@ -3,7 +3,7 @@
 // The server reads the record and gives every node its position: the browser knows no rules.
 
 import { createBoard } from "../board.js";
-import { currentLanguage, has, onLanguageChange, t } from "../i18n.js";
+import { currentLanguage, has, moveLabel, onLanguageChange, t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { api, ApiError, errorText, h, toast, fill } from "../util.js";
 
@@ -166,7 +166,7 @@ export async function mount(root) {
       const key = `ui.recres.${node.result}`;
       return has(key) ? t(key) : node.word || node.result;
     }
-    return node.label || t("ui.record.start");
+    return node.label ? moveLabel(node.label) : t("ui.record.start");
   }
 
   function renderPosition() {

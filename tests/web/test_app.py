@@ -504,7 +504,7 @@ def test_pages_follow_accept_language(client: TestClient, accept: str, lang: str
 
 
 def test_static_assets_are_served(client: TestClient) -> None:
-    for path in ("/static/js/board.js", "/static/js/i18n.js", "/static/css/app.css", "/static/i18n/zh-Hant.json",
+    for path in ("/static/js/board.js", "/static/js/i18n.js", "/static/css/app.css", "/i18n/zh-Hant.json",
                  "/static/favicon.svg"):
         response = client.get(path)
         assert response.status_code == 200, path

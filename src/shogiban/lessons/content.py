@@ -2,7 +2,8 @@
 
 Every fact a lesson shows comes from the rules core at request time: the squares a piece
 reaches, how a sequence of moves ends, the entering-king points, and whether a learner's move
-is legal (and why not).  The TOML file holds only positions and words.
+is legal (and why not).  The TOML file holds only positions; the words are in the text catalogue
+(:mod:`shogiban.i18n`, keys ``lessons.<id>.title`` and ``lessons.<id>.<text>``).
 
 >>> lesson = render_lesson("silver", "en")
 >>> lesson["title"]
@@ -21,11 +22,11 @@ from typing import Any
 
 from shogiban import rules
 from shogiban.board import Board
+from shogiban.i18n import LANGUAGES, Language, has_key, translate
 from shogiban.lessons.targets import move_targets
 from shogiban.move import Move
 from shogiban.pieces import Color, Piece
 from shogiban.play import explain
-from shogiban.play.i18n import LANGUAGES, Language, translate
 from shogiban.squares import SQUARE_NAMES, parse_square, square_file, square_rank
 
 #: The square a piece stands on in the piece diagrams (the centre of the board).
@@ -44,12 +45,18 @@ class Lesson:
     """URL id (``king``, ``drops``)."""
     group: str
     """``pieces`` or ``rules``."""
-    title: dict[str, str]
-    """Title per language."""
     sections: tuple[dict[str, Any], ...]
     """Sections as written in the file (``text``, ``diagram``, ``exercise``)."""
     piece: str | None = None
     """For a piece lesson, the piece's SFEN letter."""
+
+    def title(self, language: Language) -> str:
+        """The lesson's title in *language*."""
+        return translate(f"lessons.{self.id}.title", language)
+
+    def text_key(self, index: int) -> str:
+        """The catalogue key of section *index*'s text."""
+        return f"lessons.{self.id}.{self.sections[index]['text']}"
 
 
 @cache
@@ -60,7 +67,6 @@ def load_lessons() -> tuple[Lesson, ...]:
         Lesson(
             id=item["id"],
             group=item["group"],
-            title=item["title"],
             sections=tuple(item["section"]),
             piece=item.get("piece"),
         )
@@ -81,7 +87,7 @@ def get_lesson(lesson_id: str) -> Lesson:
 
 def lesson_index(language: Language) -> list[dict[str, Any]]:
     """The lessons' ids, groups and titles in *language*."""
-    return [{"id": x.id, "group": x.group, "title": x.title[language], "piece": x.piece} for x in load_lessons()]
+    return [{"id": x.id, "group": x.group, "title": x.title(language), "piece": x.piece} for x in load_lessons()]
 
 
 # -- diagrams -------------------------------------------------------------------------------------
@@ -153,7 +159,7 @@ def _facts(spec: dict[str, Any], language: Language) -> dict[str, object]:
         facts["black_points"] = points
         facts["black_pieces"] = pieces
         can = board.turn == Color.BLACK and board.can_declare_win()
-        facts["black_declares"] = translate(language, "learn.declares_yes" if can else "learn.declares_no")
+        facts["black_declares"] = translate("learn.declares_yes" if can else "learn.declares_no", language)
     if "impasse" in wanted:
         facts["black_total"] = board.impasse_points(Color.BLACK)
         facts["white_total"] = board.impasse_points(Color.WHITE)
@@ -215,15 +221,16 @@ def render_lesson(lesson_id: str, language: Language) -> dict[str, Any]:
     sections = []
     for index, section in enumerate(lesson.sections):
         out: dict[str, Any] = {"index": index}
-        text = section["text"][language]
+        facts: dict[str, object] = {}
         if "diagram" in section:
             out["diagram"] = _diagram(section["diagram"], language)
-            text = text.format_map(_facts(section["diagram"], language)) if "facts" in section["diagram"] else text
+            facts = _facts(section["diagram"], language)
+        text = translate(lesson.text_key(index), language, **facts)
         if "exercise" in section:
             out["exercise"] = _exercise(section["exercise"])
         out["paragraphs"] = [p.strip() for p in text.split("\n\n") if p.strip()]
         sections.append(out)
-    return {"id": lesson.id, "group": lesson.group, "title": lesson.title[language], "sections": sections}
+    return {"id": lesson.id, "group": lesson.group, "title": lesson.title(language), "sections": sections}
 
 
 def try_move(lesson_id: str, index: int, usi: str, language: Language) -> dict[str, Any]:
@@ -251,20 +258,20 @@ def try_move(lesson_id: str, index: int, usi: str, language: Language) -> dict[s
         result.update(code=code, reason=reason)
         expected = goal == "refused" and code == spec.get("code")
         result["success"] = expected
-        result["feedback"] = translate(language, "learn.ok_refused" if expected else "learn.refused", reason=reason)
+        result["feedback"] = translate("learn.ok_refused" if expected else "learn.refused", language, reason=reason)
         return result
     board.push(move)
     mate = board.is_checkmate()
     result.update(sfen=board.sfen(), lastMove=move.usi(), check=board.is_check(), mate=mate)
     if goal == "mate":
         result["success"] = mate
-        result["feedback"] = translate(language, "learn.ok_mate" if mate else "learn.not_mate")
+        result["feedback"] = translate("learn.ok_mate" if mate else "learn.not_mate", language)
     elif goal == "refused":
         result["success"] = False
-        result["feedback"] = translate(language, "learn.legal_try_refused")
+        result["feedback"] = translate("learn.legal_try_refused", language)
     else:
         result["success"] = True
-        result["feedback"] = translate(language, "learn.ok_legal")
+        result["feedback"] = translate("learn.ok_legal", language)
     return result
 
 
@@ -277,15 +284,12 @@ def check_lessons() -> list[str]:
     """Problems in the lesson file (missing texts, unknown goals), for tests; empty when sound."""
     problems = []
     for lesson in load_lessons():
-        for language in LANGUAGES:
-            if not lesson.title.get(language):
-                problems.append(f"{lesson.id}: no title in {language}")
-            for index, section in enumerate(lesson.sections):
-                if not section.get("text", {}).get(language):
-                    problems.append(f"{lesson.id}[{index}]: no text in {language}")
+        keys = [f"lessons.{lesson.id}.title"] + [lesson.text_key(i) for i in range(len(lesson.sections))]
+        problems += [f"{lesson.id}: no text {key!r} in the catalogue" for key in keys if not has_key(key)]
+        if len(set(keys)) != len(keys):
+            problems.append(f"{lesson.id}: two sections share a text")
         for index, section in enumerate(lesson.sections):
             goal = section.get("exercise", {}).get("goal")
             if goal is not None and goal not in ("legal", "refused", "mate"):
                 problems.append(f"{lesson.id}[{index}]: unknown goal {goal!r}")
     return problems
-

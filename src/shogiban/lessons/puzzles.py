@@ -23,10 +23,10 @@ from typing import Any, Protocol
 
 from shogiban.board import Board
 from shogiban.errors import IllegalMoveError, InvalidMoveError
+from shogiban.i18n import Language, translate
 from shogiban.lessons.targets import legal_targets
 from shogiban.move import Move
 from shogiban.play import explain
-from shogiban.play.i18n import Language, translate
 from shogiban.play.moveinput import format_move
 from shogiban.squares import SQUARE_NAMES
 
@@ -217,24 +217,24 @@ class PuzzleChecker:
         refusal = explain.illegal_reason(board, move, language)
         if refusal is not None:
             code, reason = refusal
-            return _refused("illegal", translate(language, "puzzle.illegal", reason=reason), code)
+            return _refused("illegal", translate("puzzle.illegal", language, reason=reason), code)
         if not board.gives_check(move):
-            return _refused("not_check", translate(language, "puzzle.not_check"))
+            return _refused("not_check", translate("puzzle.not_check", language))
         board.push(move)
         new_line = [*line, move.usi()]
         after_move = {"sfen": board.sfen(), "lastMove": move.usi(), "check": True}
         if board.is_checkmate():
             return _accepted(board, new_line, None, solved=True, language=language)
         if left <= 1:
-            return _refused("no_mate", translate(language, "puzzle.no_mate", moves=_moves_text(left, language)))
+            return _refused("no_mate", translate("puzzle.no_mate", language, moves=_moves_text(left, language)))
         stored = _stored_reply(puzzle, new_line)
         verdict = self._verdict(board, left - 2, stored)
         if verdict.mates is None:
             if stored is None:
-                return _refused("unverified", translate(language, "puzzle.unverified"))
+                return _refused("unverified", translate("puzzle.unverified", language))
             verdict = _Verdict(True, stored)
         if not verdict.mates or verdict.reply is None:
-            return _refused("no_mate", translate(language, "puzzle.no_mate", moves=_moves_text(left, language)))
+            return _refused("no_mate", translate("puzzle.no_mate", language, moves=_moves_text(left, language)))
         reply_text = format_move(board, verdict.reply, language)
         board.push(verdict.reply)
         new_line.append(verdict.reply.usi())
@@ -303,7 +303,7 @@ def _stored_reply(puzzle: Puzzle, line: list[str]) -> Move | None:
 
 
 def _moves_text(count: int, language: Language) -> str:
-    return translate(language, "puzzle.moves", count=count)
+    return translate("puzzle.moves", language, count=count)
 
 
 def _refused(code: str, message: str, reason_code: str | None = None) -> dict[str, Any]:
@@ -319,6 +319,6 @@ def _accepted(board: Board, line: list[str], reply: Move | None, *, solved: bool
         "solved": solved,
         "reply": reply.usi() if reply is not None else None,
         "line": line,
-        "message": translate(language, "puzzle.solved" if solved else "puzzle.correct"),
+        "message": translate("puzzle.solved" if solved else "puzzle.correct", language),
         **view,
     }

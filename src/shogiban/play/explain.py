@@ -11,43 +11,31 @@ them into words.  The web lessons use the same texts.
 ('nifu', 'two pawns on file 5 (二歩): you already have an unpromoted pawn on that file')
 >>> illegal_reason(board, Move.from_usi("P*5e"), "ja")[1]
 '二歩です。５筋にはすでに成っていない自分の歩があります'
+
+The words come from the catalogue (:mod:`shogiban.i18n`): refusals by their code
+(``rules.<code>``), game ends by their termination (``termination.<value>``).
 """
 
 from __future__ import annotations
 
 from shogiban import rules
 from shogiban.board import Board
+from shogiban.i18n import Language, file_label, piece_name, refusal_text, side_name, square_label, translate
 from shogiban.move import Move
-from shogiban.notation.names import FULLWIDTH_DIGITS, KANJI_DIGITS, LONG_PIECE_NAMES, SIDE_NAMES
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
-from shogiban.pieces import Color, PieceType
-from shogiban.play.i18n import Language, translate
-from shogiban.squares import SQUARE_NAMES, Square, square_file, square_rank
+from shogiban.pieces import Color
+from shogiban.squares import square_file, square_rank
 
-
-def square_label(square: Square, language: Language) -> str:
-    """*square* as the language writes it: ``7f`` in English, ``７六`` in Japanese and Chinese."""
-    if language == "en":
-        return SQUARE_NAMES[square]
-    return FULLWIDTH_DIGITS[square_file(square) - 1] + KANJI_DIGITS[square_rank(square) - 1]
-
-
-def file_label(file: int, language: Language) -> str:
-    """File *file* (1..9) in words: ``file 7``, ``７筋``, ``第7筋``."""
-    shown = str(file) if language != "ja" else FULLWIDTH_DIGITS[file - 1]
-    return translate(language, "file", file=shown)
-
-
-def piece_name(piece_type: int, language: Language) -> str:
-    """The full name of a piece type (``pawn``, ``歩兵``, ``龍王`` ...)."""
-    return LONG_PIECE_NAMES[language][PieceType(piece_type)]
-
-
-def side_name(color: Color | int, language: Language, *, handicap: bool = False) -> str:
-    """Sente/gote (先手/後手), or 下手/上手 in a handicap game."""
-    if handicap:
-        return translate(language, "side.shitate" if color == Color.BLACK else "side.uwate")
-    return SIDE_NAMES[language][int(color)]
+__all__ = [
+    "declaration_refusal",
+    "explain_outcome",
+    "file_label",
+    "illegal_reason",
+    "piece_name",
+    "reason_for_code",
+    "side_name",
+    "square_label",
+]
 
 
 def illegal_reason(board: Board, move: Move, language: Language) -> tuple[str, str] | None:
@@ -70,38 +58,21 @@ def reason_for_code(board: Board, move: Move, code: str, language: Language) -> 
 
 
 def _reason_text(board: Board, move: Move, code: str, language: Language) -> str:
-    to = move.to_square
-    params: dict[str, object] = {"square": square_label(to, language)}
+    # The core's refusals carry no details yet: the move and the board give them.
+    params: dict[str, object] = {"square": move.to_square, "file": square_file(move.to_square)}
+    piece = board.piece_at(move.from_square) if move.from_square is not None else None
     if move.from_square is not None:
-        params["from_square"] = square_label(move.from_square, language)
-        piece = board.piece_at(move.from_square)
-        params["piece"] = piece_name(piece.piece_type, language) if piece else ""
+        params["from_square"] = move.from_square
+    if piece is not None:
+        params["piece"] = piece.piece_type
     elif move.drop is not None:
-        params["piece"] = piece_name(move.drop, language)
-    key = code
-    if code == "occupied":
-        key = "occupied_drop" if move.is_drop() else "occupied_own"
-    elif code == "dead_piece":
-        key = "dead_piece_drop" if move.is_drop() else "dead_piece_move"
-    elif code == "nifu":
-        params["file"] = file_label(square_file(to), language)
-    elif code == "cannot_promote":
-        piece = board.piece_at(move.from_square) if move.from_square is not None else None
-        kind_can_promote = piece is not None and 1 <= piece.piece_type <= 6
-        key = "cannot_promote_zone" if kind_can_promote else "cannot_promote_kind"
-    if f"reason.{key}" not in _KNOWN_REASON_KEYS:
-        key = "illegal"
-    return translate(language, f"reason.{key}", **params)
-
-
-_KNOWN_REASON_KEYS = frozenset(
-    f"reason.{k}"
-    for k in (
-        "no_piece_in_hand", "occupied_drop", "occupied_own", "dead_piece_drop", "dead_piece_move", "nifu",
-        "uchifuzume", "no_piece", "not_your_piece", "bad_piece_move", "cannot_promote_kind",
-        "cannot_promote_zone", "self_check", "game_over", "illegal",
-    )
-)
+        params["piece"] = move.drop
+    # One core code, the sentence that fits the kind of move.
+    if code == "occupied" and not move.is_drop():
+        code = "occupied_by_own"
+    elif code == "dead_piece" and not move.is_drop():
+        code = "must_promote"
+    return refusal_text(code, params, language)
 
 
 def declaration_refusal(board: Board, language: Language) -> str | None:
@@ -113,17 +84,17 @@ def declaration_refusal(board: Board, language: Language) -> str | None:
     rule = board.entering_king_rule
     color = board.turn
     if rule is EnteringKingRule.NONE:
-        return translate(language, "declare.no_rule")
+        return translate("rules.no_declaration_rule", language)
     king = board.king_square(color)
     in_camp = king is not None and (square_rank(king) <= 3 if color == Color.BLACK else square_rank(king) >= 7)
     if not in_camp:
-        return translate(language, "declare.king_not_in_camp")
+        return translate("rules.king_not_in_camp", language)
     if board.is_check():
-        return translate(language, "declare.in_check")
+        return translate("rules.declare_in_check", language)
     points, pieces = rules.declaration_points(board, color)
     if pieces < 10:
-        return translate(language, "declare.too_few_pieces", pieces=pieces)
-    return translate(language, "declare.too_few_points", points=points, need=_points_needed(board, rule, color))
+        return translate("rules.too_few_pieces", language, pieces=pieces)
+    return translate("rules.too_few_points", language, points=points, need=_points_needed(board, rule, color))
 
 
 def _points_needed(board: Board, rule: EnteringKingRule, color: Color) -> int:
@@ -161,20 +132,23 @@ def explain_outcome(
         points = board.declaration_points(side)
         if winner is None:
             return translate(
-                language, "end.entering_king_draw", side=side_name(side, language, handicap=handicap), points=points
+                "termination.entering_king_draw_points", language,
+                side=side_name(side, language, handicap=handicap), points=points,
             )
-        return translate(language, "end.entering_king_win", points=points, **names)
+        return translate("termination.entering_king_points", language, points=points, **names)
     if term is Termination.IMPASSE:
         black_points = rules.material(board, Color.BLACK)
         white_points = rules.material(board, Color.WHITE) + rules.missing_material(board)
         result = (
-            translate(language, "end.impasse_draw")
+            translate("termination.impasse_count_draw", language)
             if winner is None
-            else translate(language, "end.impasse_win", winner=names["winner"])
+            else translate("termination.impasse_count_win", language, winner=names["winner"])
         )
         return translate(
-            language, "end.impasse", black_points=black_points, white_points=white_points, result=result
+            "termination.impasse_count", language, black_points=black_points, white_points=white_points, result=result
         )
-    if term is Termination.ILLEGAL_MOVE:
-        return translate(language, "end.illegal_move", detail=outcome.detail, **names)
-    return translate(language, f"end.{term.value}", **names)
+    text = translate(f"termination.{term.value}", language, **names)
+    if term is Termination.ILLEGAL_MOVE and outcome.detail:
+        # The web page shows the detail the same way.
+        text += f" ({outcome.detail})"
+    return text

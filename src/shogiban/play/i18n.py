@@ -1,119 +1,89 @@
-"""Languages of the play and learn interfaces: English, 日本語, 繁體中文 and 简体中文.
+"""Transitional: the terminal's old entry points to the text catalogue, now :mod:`shogiban.i18n`.
 
-Language codes are the lowercase BCP 47 tags ``en``, ``ja``, ``zh-hant`` and ``zh-hans``, as in
-:mod:`shogiban.notation.names`.  Users may write
-them in many ways (``zh_TW``, ``zh-cn``, ``traditional``, ``ja_JP.UTF-8``), and
-:func:`normalize_language` maps all of those to one of the four.
+Code written against this module keeps running while it moves over: :func:`translate` keeps its
+old argument order ``(language, key)``, and the old keys (``board.move_number``, ``game.title``,
+``cmd.undo_done``, ``reason.nifu`` ...) are mapped to their catalogue keys
+(``terminal.board.move_number`` ...).  New code imports :mod:`shogiban.i18n` and uses catalogue
+keys; this module goes once nothing imports it.
 
->>> normalize_language("zh_TW.UTF-8")
-'zh-hant'
->>> detect_language({"LANG": "ja_JP.UTF-8"})
-'ja'
 >>> translate("ja", "board.move_number", number=12)
 '12手目'
+>>> Translator("en")("game.title", black="you", white="shogiban")
+'you vs shogiban'
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from typing import Literal, TypeAlias
+from typing import Final
 
-from shogiban.errors import ShogibanError
-from shogiban.play.catalog import CATALOG
+from shogiban import i18n
+from shogiban.i18n import (
+    Language,
+    UnknownLanguageError,
+    detect_language,
+    language_names,
+    normalize_language,
+)
 
-Language: TypeAlias = Literal["en", "ja", "zh-hant", "zh-hans"]
+__all__ = [
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "Language",
+    "Translator",
+    "UnknownLanguageError",
+    "current_key",
+    "detect_language",
+    "normalize_language",
+    "translate",
+]
 
-#: The supported languages, English first (the fallback).
-LANGUAGES: tuple[Language, ...] = ("en", "ja", "zh-hant", "zh-hans")
+#: The supported languages, English first (the old order of this module).
+LANGUAGES: Final[tuple[Language, ...]] = ("en", "ja", "zh-hant", "zh-hans")
 
 #: Each language's name written in itself, for menus.
-LANGUAGE_NAMES: dict[Language, str] = {"en": "English", "ja": "日本語", "zh-hant": "繁體中文", "zh-hans": "简体中文"}
+LANGUAGE_NAMES: Final[dict[Language, str]] = language_names()
 
-_ALIASES: dict[str, Language] = {
-    "en": "en", "english": "en", "c": "en", "posix": "en",
-    "ja": "ja", "jp": "ja", "japanese": "ja", "日本語": "ja",
-    "zh-hant": "zh-hant", "zh-tw": "zh-hant", "zh-hk": "zh-hant", "zh-mo": "zh-hant", "tw": "zh-hant",
-    "traditional": "zh-hant", "繁體中文": "zh-hant", "繁体中文": "zh-hant", "繁體": "zh-hant",
-    "zh-hans": "zh-hans", "zh-cn": "zh-hans", "zh-sg": "zh-hans", "zh": "zh-hans", "cn": "zh-hans",
-    "simplified": "zh-hans", "简体中文": "zh-hans", "簡體中文": "zh-hans", "简体": "zh-hans",
+#: Old key prefixes and the catalogue's (the first that matches wins).
+_OLD_PREFIXES: Final = (
+    ("board.", "terminal.board."),
+    ("game.", "terminal.game."),
+    ("cmd.", "terminal.cmd."),
+    ("error.", "terminal.error."),
+    ("end.", "termination."),
+    ("reason.", "rules."),
+)
+_OLD_KEYS: Final = {
+    "help.text": "terminal.help",
+    "file": "format.file",
+    "declare.no_rule": "rules.no_declaration_rule",
+    "declare.king_not_in_camp": "rules.king_not_in_camp",
+    "declare.in_check": "rules.declare_in_check",
+    "declare.too_few_pieces": "rules.too_few_pieces",
+    "declare.too_few_points": "rules.too_few_points",
 }
 
 
-class UnknownLanguageError(ShogibanError):
-    """A language name none of the four supported languages matches."""
-
-    code = "unknown_language"
-
-
-def normalize_language(name: str) -> Language:
-    """The supported language *name* stands for.
-
-    Accepts BCP 47 tags and POSIX locales in any case (``zh_TW.UTF-8``, ``zh-hant-tw``,
-    ``ja-JP``), and the languages' own names.
-
-    :raises UnknownLanguageError: if *name* is none of them.
-    """
-    key = name.strip().split(".")[0].split("@")[0].replace("_", "-").lower()
-    if key in _ALIASES:
-        return _ALIASES[key]
-    parts = key.split("-")
-    if parts[0] == "zh":
-        # zh-hant-tw, zh-hans-cn, zh-TW-x: the script or the region decides.
-        for part in parts[1:]:
-            found = _ALIASES.get(f"zh-{part}")
-            if found is not None:
-                return found
-        return "zh-hans"
-    if parts[0] in ("en", "ja"):
-        return _ALIASES[parts[0]]
-    known = ", ".join(LANGUAGES)
-    raise UnknownLanguageError(f"unknown language: {name!r} (known: {known})")
-
-
-def detect_language(environ: Mapping[str, str] | None = None) -> Language:
-    """The language of the user's locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, ``LANGUAGE``),
-    or English when it is none of the supported ones."""
-    env = os.environ if environ is None else environ
-    for variable in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
-        value = env.get(variable, "")
-        for candidate in value.split(":"):
-            if not candidate:
-                continue
-            try:
-                return normalize_language(candidate)
-            except UnknownLanguageError:
-                continue
-        if value:
-            # The first variable that is set decides, as the C library does.
-            break
-    return "en"
+def current_key(key: str) -> str:
+    """The catalogue key of *key*, which may be an old key of this module."""
+    if i18n.has_key(key):
+        return key
+    if key in _OLD_KEYS:
+        return _OLD_KEYS[key]
+    for old, new in _OLD_PREFIXES:
+        if key.startswith(old) and i18n.has_key(new + key[len(old):]):
+            return new + key[len(old):]
+    return key
 
 
 def translate(language: Language, key: str, **params: object) -> str:
-    """The message *key* in *language*, with ``{name}`` fields filled from *params*.
-
-    A message missing in one language falls back to English.
-
-    :raises KeyError: if no language has *key* (a programming error).
-    """
-    table = CATALOG[language]
-    template = table.get(key)
-    if template is None:
-        template = CATALOG["en"][key]
-    return template.format(**params) if params else template
+    """:func:`shogiban.i18n.translate` with the old argument order and old keys."""
+    return i18n.translate(current_key(key), language, **params)
 
 
-class Translator:
-    """:func:`translate` bound to one language: ``t = Translator("ja"); t("side.black")``."""
+class Translator(i18n.Translator):
+    """:class:`shogiban.i18n.Translator` that also understands the old keys."""
 
-    __slots__ = ("language",)
-
-    def __init__(self, language: Language) -> None:
-        self.language: Language = language
+    __slots__ = ()
 
     def __call__(self, key: str, **params: object) -> str:
-        return translate(self.language, key, **params)
-
-    def __repr__(self) -> str:
-        return f"Translator({self.language!r})"
+        return i18n.translate(current_key(key), self.language, **params)

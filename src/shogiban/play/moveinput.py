@@ -20,13 +20,13 @@ import unicodedata
 
 from shogiban.board import Board
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, ShogibanError
+from shogiban.i18n import Language, refusal_text, translate
 from shogiban.move import Move
 from shogiban.notation.japanese import make_ki2_move, parse_japanese
 from shogiban.notation.names import PIECE_NAMES
 from shogiban.notation.western import make_western, parse_western
 from shogiban.pieces import PieceType
 from shogiban.play import explain
-from shogiban.play.i18n import Language, translate
 
 _USI = re.compile(r"[1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i]")
 _WESTERN_START = re.compile(r"[+]?[PLNSGBRKplnsgbrk]")
@@ -41,7 +41,7 @@ class MoveEntryError(ShogibanError):
 
     def explain(self, language: Language) -> str:
         """The problem in *language*."""
-        return translate(language, "error.unreadable", text=self.text)
+        return translate("terminal.error.unreadable", language, text=repr(self.text))
 
 
 class UnreadableMoveError(MoveEntryError):
@@ -67,7 +67,7 @@ class IllegalEntryError(MoveEntryError):
 
     def explain(self, language: Language) -> str:
         """See :meth:`MoveEntryError.explain`."""
-        return translate(language, "error.illegal", move=self.move_text, reason=self.reasons[language])
+        return translate("terminal.error.illegal", language, move=self.move_text, reason=self.reasons[language])
 
 
 class AmbiguousEntryError(MoveEntryError):
@@ -83,7 +83,7 @@ class AmbiguousEntryError(MoveEntryError):
     def explain(self, language: Language) -> str:
         """See :meth:`MoveEntryError.explain`."""
         shown = ", ".join(f"{format_move(self._board, m, language)} ({m.usi()})" for m in self.candidates)
-        return translate(language, "error.ambiguous", text=self.text, candidates=shown)
+        return translate("terminal.error.ambiguous", language, text=repr(self.text), candidates=shown)
 
 
 def _notation(text: str) -> str:
@@ -152,6 +152,11 @@ _CORE_REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 _CODE_OF_KEY = {"dead_piece_drop": "dead_piece", "dead_piece_move": "dead_piece", "occupied_drop": "occupied"}
+#: The catalogue's refusal (``rules.<code>``) that words each reason.
+_REFUSAL_OF_KEY = {
+    "dead_piece_drop": "dead_piece", "dead_piece_move": "must_promote", "occupied_drop": "occupied",
+    "cannot_promote_here": "cannot_promote",
+}
 
 
 def _reasons_from_message(board: Board, message: str) -> tuple[dict[Language, str], str]:
@@ -171,18 +176,17 @@ def _reasons_from_message(board: Board, message: str) -> tuple[dict[Language, st
         if found is None:
             continue
         groups = found.groupdict()
-        reasons: dict[Language, str] = {}
-        for lang in _LANGS:
-            params: dict[str, object] = {}
-            if "file" in groups:
-                params["file"] = explain.file_label(int(groups["file"]), lang)
-            if "square" in groups:
-                params["square"] = explain.square_label(parse_square(groups["square"]), lang)
-            if "piece" in groups and groups["piece"] in ENGLISH_NAMES:
-                params["piece"] = explain.piece_name(ENGLISH_NAMES.index(groups["piece"]), lang)
-            if "side" in groups:
-                params["side"] = explain.side_name(0 if groups["side"] == "sente" else 1, lang)
-            reasons[lang] = translate(lang, f"reason.{key}", **params)
+        params: dict[str, object] = {}
+        if "file" in groups:
+            params["file"] = int(groups["file"])
+        if "square" in groups:
+            params["square"] = parse_square(groups["square"])
+        if "piece" in groups and groups["piece"] in ENGLISH_NAMES:
+            params["piece"] = ENGLISH_NAMES.index(groups["piece"])
+        if "side" in groups:
+            params["side"] = groups["side"]
+        refusal = _REFUSAL_OF_KEY.get(key, key)
+        reasons: dict[Language, str] = {lang: refusal_text(refusal, params, lang) for lang in _LANGS}
         return reasons, _CODE_OF_KEY.get(key, key)
     return dict.fromkeys(_LANGS, detail), "illegal_move"
 

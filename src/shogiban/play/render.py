@@ -22,6 +22,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from shogiban.board import Board
+from shogiban.i18n import Language, side_name, translate
 from shogiban.move import Move
 from shogiban.notation.names import (
     FILE_LABELS,
@@ -32,7 +33,6 @@ from shogiban.notation.names import (
     kanji_number,
 )
 from shogiban.pieces import Color, Piece, PieceType
-from shogiban.play.i18n import Language, translate
 
 #: Styles of the coloured board (rich style strings).
 STYLES: dict[str, str] = {
@@ -171,7 +171,7 @@ class BoardView:
         text.append(f"  {HAND_LABELS[self.language]}{colon}")
         hand = self.board.hand(color)
         if not hand:
-            text.append(translate(self.language, "board.hand_none"))
+            text.append(translate("terminal.board.hand_none", self.language))
         else:
             items = []
             for piece_type, count in hand.items():
@@ -184,7 +184,5 @@ class BoardView:
 
 
 def _side_name(color: Color, language: Language) -> str:
-    from shogiban.notation.names import SIDE_NAMES
-
-    return SIDE_NAMES[language][int(color)]
+    return side_name(color, language)
 

@@ -48,6 +48,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from shogiban.errors import ShogibanError
 from shogiban.handicaps import HANDICAPS
+from shogiban.web.catalogue import routes as catalogue_routes
 from shogiban.web.limits import RateLimiter, ServerLimits, TokenBucket
 from shogiban.web.messages import ClientMessage, error_message, parse_client_message
 from shogiban.web.newgame import parse_new_game
@@ -298,7 +299,7 @@ def create_app(
         return render_shell(request, page="play", show_learn=bool(learn_routes))
 
     async def page_record(request: Request, checked: Checked) -> Response:
-        return render_shell(request, page="record", title_key="record.title", show_learn=bool(learn_routes))
+        return render_shell(request, page="record", title_key="ui.record.title", show_learn=bool(learn_routes))
 
     async def page_game(request: Request, checked: Checked) -> Response:
         game_id: str = checked.params["game_id"]
@@ -312,7 +313,7 @@ def create_app(
                 if room.role_of(token) is None:
                     return render_error_page(request, status=403, code="bad_token",
                                              message="this link does not belong to a player of this game",
-                                             link=(clean, "game.watch"))
+                                             link=(clean, "ui.game.watch"))
                 response = RedirectResponse(clean, status_code=303)
                 _set_token_cookie(response, request, game_id, token)
                 return response
@@ -321,9 +322,9 @@ def create_app(
             if not room.invite_matches(invite):
                 return render_error_page(request, status=403, code="bad_invite",
                                          message="this invitation is not valid for this game (it may have been used)",
-                                         link=(clean, "game.watch"))
+                                         link=(clean, "ui.game.watch"))
             data["invite"] = invite
-        return render_shell(request, page="game", title_key="game.title", data=data, show_learn=bool(learn_routes))
+        return render_shell(request, page="game", title_key="ui.game.title", data=data, show_learn=bool(learn_routes))
 
     async def api_config(request: Request, checked: Checked) -> Response:
         services: Services = state["services"]
@@ -444,6 +445,7 @@ def create_app(
         CheckedRoute("/api/records/export", api_export_record, methods=["POST"], query=EXPORT_QUERY,
                      body=Upload(MAX_UPLOAD_BYTES)),
         CheckedWebSocketRoute("/ws/games/{game_id}", game_socket, params={"game_id": GAME_ID}),
+        *catalogue_routes,
         *learn_routes,
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

@@ -5,7 +5,8 @@ JSON endpoints and their static files (``/static/learn/``).  The pages are rule-
 everything they show about the rules comes from these endpoints, which ask the rules core and
 the tsume solver.
 
-JSON endpoints (``lang`` is any of ``en``, ``ja``, ``zh-Hant``, ``zh-Hans``; default ``en``):
+JSON endpoints (``lang`` is any of ``en``, ``ja``, ``zh-Hant``, ``zh-Hans``; without it, the
+visitor's language as for the pages: :func:`shogiban.web.pages.request_language`):
 
 * ``GET  /api/learn/lessons?lang=``                       -- the lessons' ids and titles
 * ``GET  /api/learn/lessons/{id}?lang=``                  -- a lesson: texts, diagrams, exercises
@@ -32,6 +33,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
+from shogiban.i18n import Language, UnknownLanguageError, normalize_language, translate
 from shogiban.lessons.content import UnknownLessonError, lesson_index, render_lesson, try_move
 from shogiban.lessons.puzzles import (
     Puzzle,
@@ -43,8 +45,7 @@ from shogiban.lessons.puzzles import (
     puzzles_by_length,
     replay,
 )
-from shogiban.play.i18n import Language, UnknownLanguageError, normalize_language, translate
-from shogiban.web.pages import render_shell
+from shogiban.web.pages import render_shell, request_language
 from shogiban.web.routing import Checked, CheckedRoute
 from shogiban.web.schema import (
     LANG_QUERY,
@@ -60,9 +61,11 @@ from shogiban.web.schema import (
 STATIC_DIR = resources.files("shogiban.web").joinpath("static", "learn")
 
 
-def _language(value: object) -> Language:
+def _language(value: object, request: Request) -> Language:
+    # The page says which language it shows; without a word from it the request decides, as
+    # for the pages themselves (an unknown language gets English).
     if not isinstance(value, str) or not value:
-        return "en"
+        return request_language(request)
     try:
         return normalize_language(value)
     except UnknownLanguageError:
@@ -74,7 +77,7 @@ def _page(request: Request, page: str) -> Response:
     return render_shell(
         request,
         page=page,
-        title_key=f"nav.{page}",
+        title_key=f"ui.nav.{page}",
         module=f"/static/learn/{page}.js",
         stylesheets=("/static/learn/learn.css",),
     )
@@ -98,11 +101,11 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
         return _page(request, "puzzles")
 
     async def api_lessons(request: Request, checked: Checked) -> Response:
-        language = _language(checked.query.get("lang"))
+        language = _language(checked.query.get("lang"), request)
         return JSONResponse({"language": language, "lessons": lesson_index(language)})
 
     async def api_lesson(request: Request, checked: Checked) -> Response:
-        language = _language(checked.query.get("lang"))
+        language = _language(checked.query.get("lang"), request)
         try:
             return JSONResponse(render_lesson(_lesson_id(checked), language))
         except UnknownLessonError as error:
@@ -110,18 +113,18 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
 
     async def api_try(request: Request, checked: Checked) -> Response:
         body = checked.body
-        language = _language(body.get("lang"))
+        language = _language(body.get("lang"), request)
         try:
             return JSONResponse(try_move(_lesson_id(checked), checked.params["index"], body["usi"], language))
         except UnknownLessonError as error:
             raise RequestError("unknown_lesson", str(error), 404) from None
 
     async def api_puzzles(request: Request, checked: Checked) -> Response:
-        language = _language(checked.query.get("lang"))
+        language = _language(checked.query.get("lang"), request)
         groups = [
             {
                 "length": length,
-                "title": translate(language, "puzzle.group", count=length),
+                "title": translate("puzzle.group", language, count=length),
                 "puzzles": [{"id": p.id, "number": p.number} for p in puzzles],
             }
             for length, puzzles in puzzles_by_length().items()
@@ -145,7 +148,7 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
     async def api_puzzle_move(request: Request, checked: Checked) -> Response:
         puzzle = _puzzle(checked)
         body = checked.body
-        line, language = body.get("line") or [], _language(body.get("lang"))
+        line, language = body.get("line") or [], _language(body.get("lang"), request)
         # The solver is CPU work: keep it off the event loop.
         result = await run_in_threadpool(puzzle_checker.attempt, puzzle, line, body["usi"], language)
         return JSONResponse(result)

@@ -10,6 +10,7 @@
 //     flipped: false,          // true: gote's view (9a at the bottom right)
 //     interactive: true,       // false: a picture only (record viewer, spectators)
 //     language: "ja",          // "ja" | "zh-Hant" | "zh-Hans" | "en": rank labels 一..九 or a..i
+//                              // (the pieces' characters follow the page's catalogue: 銀, 银)
 //     coordinates: true,       // draw the file and rank labels
 //     animation: true,         // slide the piece of a new lastMove into place
 //     onMove(usi) {},          // the user made a move: "7g7f", "8h2b+", "2c2b" (declined), "P*5e"
@@ -31,7 +32,8 @@
 // Destinations and promotion (the contract with the server):
 //   * `dests[from]` lists the legal targets of the piece on `from`.  A target written "2b+"
 //     is a promoting move, "2b" a non-promoting one.
-//   * Both "2b+" and "2b" listed: promotion is optional, the board asks (成 / 不成).
+//   * Both "2b+" and "2b" listed: promotion is optional, the board asks (成 / 不成, from the
+//     catalogue's ui.board.promote / ui.board.unpromote).
 //   * Only "2b+" listed: promotion is forced, the board sends "…2b+" without asking.
 //   * Only "2b" listed: the piece cannot promote there, the board sends "…2b".
 //   * `dropDests[letter]` lists where a hand piece may be dropped; only the side to move's hand
@@ -41,6 +43,8 @@
 //
 // Input: click a piece then a target (click-click), or drag it; hand pieces the same way.  Clicking
 // the selected piece again, or an empty non-target square, deselects.  Escape cancels.
+
+import { currentLanguage, pieceGlyph, pieceName, t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const FILES = "987654321";
@@ -55,12 +59,6 @@ const BOTTOM = 16;
 const WIDTH = LEFT + 9 * CELL_W + RIGHT;
 const HEIGHT = TOP + 9 * CELL_H + BOTTOM;
 const HAND_ORDER = ["R", "B", "G", "S", "N", "L", "P"];
-
-/** Kanji on each piece (upper-case letter, "+" prefix when promoted). */
-export const KANJI = {
-  P: "歩", L: "香", N: "桂", S: "銀", G: "金", B: "角", R: "飛", K: "玉",
-  "+P": "と", "+L": "杏", "+N": "圭", "+S": "全", "+B": "馬", "+R": "龍",
-};
 
 // Real sets have pieces of different sizes: the king is the largest, the pawn the smallest.
 const SCALE = { K: 1.0, R: 0.97, B: 0.97, G: 0.94, S: 0.94, N: 0.91, L: 0.89, P: 0.86 };
@@ -147,13 +145,13 @@ export function drawPiece(type, color, upsideDown, parent = null) {
   const g = el("g", { class: `sb-piece sb-${color === "b" ? "sente" : "gote"}${type[0] === "+" ? " sb-promoted" : ""}` }, parent);
   const inner = el("g", upsideDown ? { transform: "rotate(180)" } : {}, g);
   el("path", { d: piecePath(s), class: "sb-piece-body" }, inner);
-  let glyph = KANJI[type] || "?";
-  if (type === "K" && color === "w") glyph = "王";
+  // The characters come from the catalogue (piece.glyph.*): 銀 on a Japanese board, 银 on a
+  // simplified Chinese one, as the terminal draws them.
   const text = el("text", {
     class: "sb-piece-text", x: 0, y: CELL_H * 0.06 * s, "text-anchor": "middle", "dominant-baseline": "middle",
-    "font-size": 54 * s, lang: "ja",
+    "font-size": 54 * s, lang: currentLanguage() === "en" ? "ja" : currentLanguage(),
   }, inner);
-  text.textContent = glyph;
+  text.textContent = pieceGlyph(type, color);
   return g;
 }
 
@@ -368,9 +366,9 @@ export function createBoard(element, options = {}) {
         // A drop hint: a ring on the target with the piece's kanji.
         el("circle", { cx: tx, cy: ty, r: CELL_W * 0.44, class: "sb-arrow-ring" }, arrowsLayer);
         const letter = String(arrow[0]).replace("*", "").toUpperCase();
-        if (KANJI[letter]) {
+        if (pieceGlyph(letter) !== "?") {
           const label = el("text", { x: tx, y: ty - CELL_H * 0.5, class: "sb-arrow-label", "text-anchor": "middle", lang: "ja" }, arrowsLayer);
-          label.textContent = KANJI[letter];
+          label.textContent = pieceGlyph(letter);
         }
         continue;
       }
@@ -398,7 +396,7 @@ export function createBoard(element, options = {}) {
       button.className = "sb-hand-piece";
       button.dataset.piece = letter;
       button.dataset.color = color;
-      button.setAttribute("aria-label", `${KANJI[letter]} × ${count}`);
+      button.setAttribute("aria-label", `${pieceName(letter)} × ${count}`);
       const pick = isTurn && canPickHand(letter);
       if (pick) button.classList.add("sb-movable");
       else button.tabIndex = -1;
@@ -436,7 +434,7 @@ export function createBoard(element, options = {}) {
       const label = el("text", {
         x: x + CELL_W - 8, y: yy + CELL_H - 8, class: "sb-promo-label", "text-anchor": "end", lang: "ja",
       }, g);
-      label.textContent = suffix ? "成" : "不成";
+      label.textContent = t(suffix ? "ui.board.promote" : "ui.board.unpromote");
     });
   }
 
@@ -722,10 +720,11 @@ export function createBoard(element, options = {}) {
       clearSelection();
       redraw();
     },
-    /** Change the coordinate labels' language. */
+    /** Change the language of the coordinate labels and of the pieces' characters. */
     setLanguage(language) {
       opts.language = language;
       drawCoordinates();
+      redraw();
     },
     /** Replace the hint arrows only. */
     setArrows(arrows) {

@@ -1,7 +1,7 @@
 // Rendering of the game page's parts from the state (see state.js): player bars, clocks, the
 // status line, the move list and the result.  Input handling lives in pages/game.js.
 
-import { currentLanguage, t } from "./i18n.js";
+import { currentLanguage, moveLabel, t } from "./i18n.js";
 import { clockView, isHandicap, loserOf, myColor, resultView } from "./state.js";
 import { formatClock, h, sideMark, sideName, fill } from "./util.js";
 
@@ -9,12 +9,12 @@ import { formatClock, h, sideMark, sideName, fill } from "./util.js";
 export function playerName(state, color) {
   const seat = state.game.players[color];
   const mine = myColor(state) === color;
-  if (seat.kind === "engine") return t("player.computer", { level: seat.level });
-  if (seat.kind === "usi") return seat.name || t("player.usi");
+  if (seat.kind === "engine") return t("ui.player.computer", { level: seat.level });
+  if (seat.kind === "usi") return seat.name || t("ui.player.usi");
   if (state.game.mode === "local") return seat.name || sideName(color, isHandicap(state));
-  if (mine) return t("player.you");
-  if (!seat.joined) return t("player.open");
-  return seat.name || t("player.friend");
+  if (mine) return t("ui.player.you");
+  if (!seat.joined) return t("ui.player.open");
+  return seat.name || t("ui.player.friend");
 }
 
 /** Fill a player bar: mark, side, name, presence, clock. */
@@ -26,8 +26,8 @@ export function renderPlayerBar(bar, state, color, now) {
   const presence = seat.kind === "human" && state.game.mode === "friend"
     ? h("span", {
       class: `presence ${seat.online ? "online" : "offline"}`,
-      title: t(seat.online ? "player.online" : "player.offline"),
-      "aria-label": t(seat.online ? "player.online" : "player.offline"),
+      title: t(seat.online ? "ui.player.online" : "ui.player.offline"),
+      "aria-label": t(seat.online ? "ui.player.online" : "ui.player.offline"),
     })
     : null;
   const thinking = toMove && state.thinking && seat.kind !== "human"
@@ -55,44 +55,44 @@ export function renderClock(state, color, now) {
     dataset: { color },
     role: "timer",
   });
-  if (view.inByoyomi) node.append(h("small", { text: t("clock.byoyomi") }));
+  if (view.inByoyomi) node.append(h("small", { text: t("ui.clock.byoyomi") }));
   node.append(h("span", { class: "clock-time", text }));
   return node;
 }
 
 /** The status line's text and kind ("turn", "wait", "check", "over", ...). */
 export function statusOf(state, connection) {
-  if (connection === "gone") return { kind: "error", text: t("status.gone") };
-  if (!state.loaded) return { kind: "wait", text: t("status.loading") };
+  if (connection === "gone") return { kind: "error", text: t("ui.status.gone") };
+  if (!state.loaded) return { kind: "wait", text: t("ui.status.loading") };
   const handicap = isHandicap(state);
   const result = resultView(state);
   if (result) return { kind: "over", text: resultTitle(state) };
   if (state.game && state.can.join) {
     const open = state.game.players.b.joined ? "w" : "b";
-    return { kind: "invite", text: t("status.join", { side: sideName(open, handicap) }) };
+    return { kind: "invite", text: t("ui.status.join", { side: sideName(open, handicap) }) };
   }
   if (state.game && Object.values(state.game.players).some((p) => p.kind === "human" && !p.joined)) {
-    return { kind: "wait", text: t(state.you ? "status.waiting" : "status.waiting_spectator") };
+    return { kind: "wait", text: t(state.you ? "ui.status.waiting" : "ui.status.waiting_spectator") };
   }
   if (state.impasseOffer) {
     const mine = state.you === state.impasseOffer;
-    return { kind: "invite", text: t(mine ? "status.impasse_offered" : "status.impasse_received") };
+    return { kind: "invite", text: t(mine ? "ui.status.impasse_offered" : "ui.status.impasse_received") };
   }
   const turn = state.position.turn;
   let text;
   let kind = "wait";
   if (state.can.move) {
-    text = state.you === "both" ? t("status.to_move", { side: sideName(turn, handicap) }) : t("status.your_move");
+    text = state.you === "both" ? t("ui.status.to_move", { side: sideName(turn, handicap) }) : t("ui.status.your_move");
     kind = "turn";
   } else if (state.thinking) {
-    text = t("status.thinking");
+    text = t("ui.status.thinking");
   } else if (state.you) {
-    text = t("status.opponent_move");
+    text = t("ui.status.opponent_move");
   } else {
-    text = t("status.to_move", { side: sideName(turn, handicap) });
+    text = t("ui.status.to_move", { side: sideName(turn, handicap) });
   }
   if (state.position.check) {
-    text = `${t("status.check")} ${text}`;
+    text = `${t("ui.status.check")} ${text}`;
     kind = kind === "turn" ? "check" : kind;
   }
   return { kind, text };
@@ -102,11 +102,11 @@ export function statusOf(state, connection) {
 export function resultTitle(state) {
   const result = resultView(state);
   if (!result) return "";
-  if (result.kind === "win") return t("result.win");
-  if (result.kind === "loss") return t("result.loss");
-  if (result.kind === "draw") return t("result.draw");
-  if (result.winner) return t("result.side_wins", { side: sideName(result.winner, isHandicap(state)) });
-  return t("result.over");
+  if (result.kind === "win") return t("ui.result.win");
+  if (result.kind === "loss") return t("ui.result.loss");
+  if (result.kind === "draw") return t("ui.result.draw");
+  if (result.winner) return t("ui.result.side_wins", { side: sideName(result.winner, isHandicap(state)) });
+  return t("ui.result.over");
 }
 
 /** Why the game ended, in words. */
@@ -119,12 +119,12 @@ export function resultReason(state) {
     winner: outcome.winner ? sideName(outcome.winner, handicap) : "",
     loser: loser ? sideName(loser, handicap) : "",
   };
-  let key = `end.${outcome.termination}`;
-  if (outcome.termination === "entering_king" && !outcome.winner) key = "end.entering_king_draw";
-  if (outcome.termination === "impasse" && !outcome.winner) key = "end.impasse_draw";
+  let key = `termination.${outcome.termination}`;
+  if (outcome.termination === "entering_king" && !outcome.winner) key = "termination.entering_king_draw";
+  if (outcome.termination === "impasse" && !outcome.winner) key = "termination.impasse_draw";
   let text = t(key, params);
   if (outcome.termination === "illegal_move" && outcome.detail) text += ` (${outcome.detail})`;
-  if (outcome.termination === "resignation" && /engine failed/.test(outcome.detail || "")) text = t("end.engine_failed", params);
+  if (outcome.termination === "resignation" && /engine failed/.test(outcome.detail || "")) text = t("termination.engine_failed", params);
   return text;
 }
 
@@ -135,12 +135,12 @@ export function renderMoveList(list, state) {
     dataset: { ply: move.ply },
   },
   h("span", { class: "ply", text: String(move.ply) }),
-  h("span", { class: "label", lang: "ja", text: move.label }),
+  h("span", { class: "label", lang: currentLanguage() === "en" ? "ja" : currentLanguage(), text: moveLabel(move.label) }),
   move.spent_ms >= 1000 ? h("span", { class: "spent", text: formatClock(move.spent_ms) }) : null));
   if (state.outcome) {
     items.push(h("li", { class: "result-entry" }, h("span", { class: "ply" }), h("span", { class: "label", text: resultTitle(state) })));
   }
-  if (!items.length) items.push(h("li", { class: "empty", text: t("game.no_moves") }));
+  if (!items.length) items.push(h("li", { class: "empty", text: t("ui.game.no_moves") }));
   fill(list, ...items);
   const last = list.lastElementChild;
   if (last && typeof last.scrollIntoView === "function") {
@@ -154,13 +154,13 @@ export function gameSummary(state) {
   if (!game) return "";
   const parts = [];
   if (game.handicap) {
-    parts.push(currentLanguage() === "ja" ? game.handicap : `${t(`handicap.${game.handicap_english}`)}（${game.handicap}）`);
+    parts.push(currentLanguage() === "ja" ? game.handicap : `${t(`ui.handicap.${game.handicap_english}`)}（${game.handicap}）`);
   }
   const tc = game.time_control || {};
   const minutes = Math.round((tc.main || 0) / 6) / 10;
-  if (tc.byoyomi) parts.push(t("info.byoyomi", { main: minutes, s: tc.byoyomi }));
-  else if (tc.increment) parts.push(t("info.fischer", { main: minutes, s: tc.increment }));
-  else if (tc.main) parts.push(t("info.main", { main: minutes }));
-  else parts.push(t("info.no_clock"));
+  if (tc.byoyomi) parts.push(t("ui.info.byoyomi", { main: minutes, s: tc.byoyomi }));
+  else if (tc.increment) parts.push(t("ui.info.fischer", { main: minutes, s: tc.increment }));
+  else if (tc.main) parts.push(t("ui.info.main", { main: minutes }));
+  else parts.push(t("ui.info.no_clock"));
   return parts.join(" · ");
 }

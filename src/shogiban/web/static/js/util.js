@@ -1,6 +1,6 @@
 // Small helpers shared by the pages: element building, JSON requests, toasts, formatting.
 
-import { t } from "./i18n.js";
+import { describeError, t } from "./i18n.js";
 
 /**
  * Build an element: h("button", {class: "btn", onclick: fn, dataset: {x: 1}}, "text", child).
@@ -64,12 +64,10 @@ export function postJson(url, data) {
   return api(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
 }
 
-/** The translated text of an error code, with the server's English message as a fallback. */
-export function errorText(code, message = "") {
-  const key = `error.${code}`;
-  const text = t(key);
-  if (text !== key) return text;
-  return message || t("error.unknown");
+/** The translated text of a refusal or error code (with its params, when the server sent
+ * them), the server's English message as a fallback. */
+export function errorText(code, message = "", params = null) {
+  return describeError(code, message, params);
 }
 
 let toastTimer = null;

@@ -1,14 +1,13 @@
-// Shared start-up of the learn and puzzle pages: strings, the language switcher, and requests.
+// Shared start-up of the learn and puzzle pages: the catalogue, the language switcher, and requests.
 //
 // The pages are rule-free: every legal target, refusal reason and solver answer comes from the
 // server's JSON endpoints (shogiban.web.learn).
 
-import { currentLanguage, LANGUAGES, loadStrings, ready, setLanguage, translateDom } from "/static/js/i18n.js";
+import { currentLanguage, LANGUAGES, ready, setLanguage, translateDom } from "/static/js/i18n.js";
 
-/** Load the strings (the site's and the learn pages'), wire the language menu. */
+/** Wait for the catalogue (it holds the learn pages' strings too), wire the language menu. */
 export async function startPage() {
   await ready;
-  await loadStrings("/static/learn/i18n");
   const select = document.getElementById("language-select");
   if (select) {
     select.value = currentLanguage();

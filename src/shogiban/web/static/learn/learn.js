@@ -28,7 +28,7 @@ function renderNav(nav) {
   nav.replaceChildren();
   for (const group of ["pieces", "rules"]) {
     const items = state.lessons.filter((lesson) => lesson.group === group);
-    nav.append(el("h2", { i18n: `learnui.${group}`, text: t(`learnui.${group}`) }));
+    nav.append(el("h2", { i18n: `ui.learn.${group}`, text: t(`ui.learn.${group}`) }));
     const list = el("ol", { class: "learn-list" });
     for (const lesson of items) {
       const link = el("a", {
@@ -72,12 +72,12 @@ function diagramFigure(section) {
   const show = () => {
     if (at === 0) {
       board.setPosition(start);
-      caption.textContent = t("learnui.step_start");
+      caption.textContent = t("ui.learn.step_start");
     } else {
       const step = steps[at - 1];
       board.setPosition({ sfen: step.sfen, lastMove: step.lastMove, check: step.check });
-      let text = t("learnui.step", { n: at, total: steps.length });
-      if (step.repetitions > 1) text += ` ${t("learnui.repetition", { count: step.repetitions })}`;
+      let text = t("ui.learn.step", { n: at, total: steps.length });
+      if (step.repetitions > 1) text += ` ${t("ui.learn.repetition", { count: step.repetitions })}`;
       caption.textContent = text;
       if (step.end) caption.append(el("strong", { class: "lesson-end" }, ` ${step.end}`));
     }
@@ -87,10 +87,10 @@ function diagramFigure(section) {
     onclick: () => { at = Math.max(0, Math.min(steps.length, go())); show(); },
   }, symbol);
   figure.append(el("div", { class: "lesson-steps" },
-    button("learnui.first", "◀◀", () => 0),
-    button("learnui.prev", "◀", () => at - 1),
-    button("learnui.next", "▶", () => at + 1),
-    button("learnui.last", "▶▶", () => steps.length)));
+    button("ui.learn.first", "◀◀", () => 0),
+    button("ui.learn.prev", "◀", () => at - 1),
+    button("ui.learn.next", "▶", () => at + 1),
+    button("ui.learn.last", "▶▶", () => steps.length)));
   figure.append(caption);
   show();
   return figure;
@@ -100,7 +100,7 @@ function exerciseFigure(lessonId, section) {
   const exercise = section.exercise;
   const figure = el("div", { class: "lesson-figure lesson-exercise" });
   const holder = el("div", { class: "lesson-board" });
-  const feedback = el("p", { class: "lesson-feedback", "aria-live": "polite", text: t("learnui.try_here") });
+  const feedback = el("p", { class: "lesson-feedback", "aria-live": "polite", text: t("ui.learn.try_here") });
   const start = {
     sfen: exercise.sfen, dests: exercise.dests, dropDests: exercise.dropDests, check: exercise.check,
     highlights: exercise.highlights,
@@ -108,7 +108,7 @@ function exerciseFigure(lessonId, section) {
   let board = null;
   const reset = () => {
     board.setPosition(start);
-    feedback.textContent = t("learnui.try_here");
+    feedback.textContent = t("ui.learn.try_here");
     feedback.className = "lesson-feedback";
     delete feedback.dataset.success;
     delete feedback.dataset.code;
@@ -138,7 +138,7 @@ function exerciseFigure(lessonId, section) {
   board.setPosition(start);
   figure.append(holder, feedback,
     el("div", { class: "lesson-actions" },
-      el("button", { type: "button", class: "btn small", "data-action": "reset", onclick: reset, text: t("learnui.reset") })));
+      el("button", { type: "button", class: "btn small", "data-action": "reset", onclick: reset, text: t("ui.learn.reset") })));
   return figure;
 }
 
@@ -162,13 +162,13 @@ function renderLesson(lesson) {
   const next = state.lessons[index + 1];
   if (previous) {
     pager.append(el("a", { href: `/learn/${previous.id}`, class: "btn", onclick: (e) => { e.preventDefault(); openLesson(previous.id, true); } },
-      `← ${t("learnui.previous_lesson")}: ${previous.title}`));
+      `← ${t("ui.learn.previous_lesson")}: ${previous.title}`));
   }
   if (next) {
     pager.append(el("a", { href: `/learn/${next.id}`, class: "btn primary", "data-action": "next-lesson", onclick: (e) => { e.preventDefault(); openLesson(next.id, true); } },
-      `${t("learnui.next_lesson")}: ${next.title} →`));
+      `${t("ui.learn.next_lesson")}: ${next.title} →`));
   } else {
-    pager.append(el("a", { href: "/puzzles", class: "btn primary" }, t("learnui.to_puzzles")));
+    pager.append(el("a", { href: "/puzzles", class: "btn primary" }, t("ui.learn.to_puzzles")));
   }
   article.append(pager);
   document.title = `${lesson.title} · shogiban`;
@@ -178,9 +178,9 @@ function renderWelcome() {
   destroyBoards();
   const article = document.getElementById("lesson");
   article.replaceChildren(
-    el("h1", { class: "lesson-title", i18n: "learnui.title", text: t("learnui.title") }),
-    el("p", { i18n: "learnui.intro", text: t("learnui.intro") }),
-    el("p", { i18n: "learnui.choose", text: t("learnui.choose") }),
+    el("h1", { class: "lesson-title", i18n: "ui.learn.title", text: t("ui.learn.title") }),
+    el("p", { i18n: "ui.learn.intro", text: t("ui.learn.intro") }),
+    el("p", { i18n: "ui.learn.choose", text: t("ui.learn.choose") }),
   );
 }
 
@@ -207,7 +207,7 @@ async function main() {
   const root = document.getElementById("app");
   root.replaceChildren(
     el("div", { class: "learn-layout" },
-      el("aside", { class: "learn-nav", id: "learn-nav", "aria-label": t("learnui.title") }),
+      el("aside", { class: "learn-nav", id: "learn-nav", "aria-label": t("ui.learn.title") }),
       el("article", { class: "learn-lesson", id: "lesson" })),
   );
   await loadIndex();

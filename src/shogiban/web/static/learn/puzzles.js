@@ -4,8 +4,8 @@
 // solver (any move that still mates in time is accepted) and answers with the defender's longest
 // resistance.  Solved problems are remembered in localStorage.
 
-import { createBoard, KANJI } from "/static/js/board.js";
-import { onLanguageChange, t } from "/static/js/i18n.js";
+import { createBoard } from "/static/js/board.js";
+import { onLanguageChange, pieceName, t } from "/static/js/i18n.js";
 import { el, lang, pageReady, request, startPage } from "./common.js";
 
 const SOLVED_KEY = "shogiban.puzzles.solved";
@@ -44,7 +44,7 @@ function allPuzzles() {
 function renderNav() {
   const nav = document.getElementById("puzzle-nav");
   const solved = solvedSet();
-  nav.replaceChildren(el("p", { class: "puzzle-intro", text: t("puzzleui.intro") }));
+  nav.replaceChildren(el("p", { class: "puzzle-intro", text: t("ui.puzzles.intro") }));
   for (const group of state.groups) {
     const grid = el("div", { class: "puzzle-grid" });
     for (const puzzle of group.puzzles) {
@@ -54,16 +54,16 @@ function renderNav() {
         class: `puzzle-button${done ? " solved" : ""}`,
         "data-puzzle": puzzle.id,
         "aria-current": state.puzzle && state.puzzle.id === puzzle.id ? "page" : null,
-        title: done ? t("puzzleui.solved_mark") : null,
+        title: done ? t("ui.puzzles.solved_mark") : null,
         onclick: (event) => { event.preventDefault(); openPuzzle(puzzle.id, true); },
       }, String(puzzle.number)));
     }
-    nav.append(el("h2", {}, t("puzzleui.mate_in", { n: group.length })), grid);
+    nav.append(el("h2", {}, t("ui.puzzles.mate_in", { n: group.length })), grid);
   }
   const total = allPuzzles().length;
   const count = allPuzzles().filter((p) => solved.has(p.id)).length;
-  nav.append(el("p", { class: "puzzle-progress", id: "puzzle-progress" }, t("puzzleui.progress", { solved: count, total })));
-  nav.append(el("p", { class: "puzzle-source" }, t("puzzleui.source")));
+  nav.append(el("p", { class: "puzzle-progress", id: "puzzle-progress" }, t("ui.puzzles.progress", { solved: count, total })));
+  nav.append(el("p", { class: "puzzle-source" }, t("ui.puzzles.source")));
 }
 
 // -- one problem --------------------------------------------------------------------------
@@ -91,13 +91,13 @@ async function onMove(usi) {
   if (state.busy || !state.puzzle) return;
   state.busy = true;
   const puzzle = state.puzzle;
-  setStatus(t("puzzleui.thinking"), "busy");
+  setStatus(t("ui.puzzles.thinking"), "busy");
   let result;
   try {
     result = await request(`/api/puzzles/${puzzle.id}/move`, { line: state.line, usi, lang: lang() });
   } catch (error) {
     showView(state.view);
-    setStatus(t("puzzleui.error", { message: error.message }), "bad");
+    setStatus(t("ui.puzzles.error", { message: error.message }), "bad");
     state.busy = false;
     return;
   }
@@ -113,7 +113,7 @@ async function onMove(usi) {
   state.hint = 0;
   if (result.solved) {
     showView(result);
-    setStatus(`${t("puzzleui.solved")} ${result.message}`, "good");
+    setStatus(`${t("ui.puzzles.solved")} ${result.message}`, "good");
     markSolved(puzzle.id);
     renderNav();
     document.getElementById("puzzle-next").classList.add("primary");
@@ -123,7 +123,7 @@ async function onMove(usi) {
     await new Promise((resolve) => setTimeout(resolve, 450));
     if (state.puzzle !== puzzle) return;
     showView(result);
-    setStatus(`${result.message} ${t("puzzleui.reply", { move: result.replyText })} ${t("puzzleui.moves_left", { n: movesLeft() })}`, "good");
+    setStatus(`${result.message} ${t("ui.puzzles.reply", { move: result.replyText })} ${t("ui.puzzles.moves_left", { n: movesLeft() })}`, "good");
   }
   state.busy = false;
 }
@@ -134,7 +134,7 @@ async function onHint() {
   try {
     hint = await request(`/api/puzzles/${state.puzzle.id}/hint`, { line: state.line });
   } catch (error) {
-    setStatus(t("puzzleui.error", { message: error.message }), "bad");
+    setStatus(t("ui.puzzles.error", { message: error.message }), "bad");
     return;
   }
   if (!hint.move) return;
@@ -144,17 +144,17 @@ async function onHint() {
     if (drop) {
       const letter = hint.square[0];
       showView(state.view, { highlights: [] });
-      setStatus(t("puzzleui.hint_drop", { piece: KANJI[letter] || letter }), "hint");
+      setStatus(t("ui.puzzles.hint_drop", { piece: pieceName(letter) }), "hint");
     } else {
       showView(state.view, { highlights: [hint.square] });
-      setStatus(t("puzzleui.hint_piece"), "hint");
+      setStatus(t("ui.puzzles.hint_piece"), "hint");
     }
     return;
   }
   const to = hint.move.slice(2, 4);
   const from = drop ? hint.square[0] : hint.square;
   showView(state.view, { highlights: drop ? [] : [hint.square], arrows: [[from, to]] });
-  setStatus(t("puzzleui.hint_move"), "hint");
+  setStatus(t("ui.puzzles.hint_move"), "hint");
 }
 
 async function openPuzzle(id, push = false) {
@@ -166,7 +166,7 @@ async function openPuzzle(id, push = false) {
   try {
     data = await request(`/api/puzzles/${encodeURIComponent(entry.id)}`);
   } catch (error) {
-    setStatus(t("puzzleui.error", { message: error.message }), "bad");
+    setStatus(t("ui.puzzles.error", { message: error.message }), "bad");
     return;
   }
   state.puzzle = data;
@@ -174,9 +174,9 @@ async function openPuzzle(id, push = false) {
   state.hint = 0;
   state.busy = false;
   showView(data);
-  document.getElementById("puzzle-heading").textContent = t("puzzleui.heading", { n: data.length, number: data.number });
+  document.getElementById("puzzle-heading").textContent = t("ui.puzzles.heading", { n: data.length, number: data.number });
   document.getElementById("puzzle-next").classList.remove("primary");
-  setStatus(`${t("puzzleui.your_move")} ${t("puzzleui.moves_left", { n: movesLeft() })}`);
+  setStatus(`${t("ui.puzzles.your_move")} ${t("ui.puzzles.moves_left", { n: movesLeft() })}`);
   renderNav();
 }
 
@@ -205,9 +205,9 @@ async function main() {
         boardHolder,
         el("p", { id: "puzzle-status", class: "puzzle-status", "aria-live": "polite" }),
         el("div", { class: "puzzle-actions" },
-          el("button", { type: "button", class: "btn", id: "puzzle-hint", onclick: onHint, i18n: "puzzleui.hint", text: t("puzzleui.hint") }),
-          el("button", { type: "button", class: "btn", id: "puzzle-restart", onclick: () => state.puzzle && openPuzzle(state.puzzle.id), i18n: "puzzleui.restart", text: t("puzzleui.restart") }),
-          el("button", { type: "button", class: "btn", id: "puzzle-next", onclick: nextPuzzle, i18n: "puzzleui.next", text: t("puzzleui.next") }))),
+          el("button", { type: "button", class: "btn", id: "puzzle-hint", onclick: onHint, i18n: "ui.puzzles.hint", text: t("ui.puzzles.hint") }),
+          el("button", { type: "button", class: "btn", id: "puzzle-restart", onclick: () => state.puzzle && openPuzzle(state.puzzle.id), i18n: "ui.puzzles.restart", text: t("ui.puzzles.restart") }),
+          el("button", { type: "button", class: "btn", id: "puzzle-next", onclick: nextPuzzle, i18n: "ui.puzzles.next", text: t("ui.puzzles.next") }))),
     ),
   );
   state.board = createBoard(boardHolder, { interactive: true, language: lang(), onMove });
@@ -218,8 +218,8 @@ async function main() {
     state.board.setLanguage(lang());
     await loadGroups();
     if (state.puzzle) {
-      document.getElementById("puzzle-heading").textContent = t("puzzleui.heading", { n: state.puzzle.length, number: state.puzzle.number });
-      setStatus(`${t("puzzleui.your_move")} ${t("puzzleui.moves_left", { n: movesLeft() })}`);
+      document.getElementById("puzzle-heading").textContent = t("ui.puzzles.heading", { n: state.puzzle.length, number: state.puzzle.number });
+      setStatus(`${t("ui.puzzles.your_move")} ${t("ui.puzzles.moves_left", { n: movesLeft() })}`);
     }
     renderNav();
   });

@@ -3,19 +3,13 @@
 // clicks into requests and renders the state (state.js, render.js).
 
 import { createBoard } from "../board.js";
-import { currentLanguage, onLanguageChange, t } from "../i18n.js";
+import { currentLanguage, moveLabel, onLanguageChange, t } from "../i18n.js";
 import { GameSocket } from "../net.js";
 import { gameSummary, renderMoveList, renderPlayerBar, resultReason, resultTitle, statusOf } from "../render.js";
 import { boardProps, initialState, isHandicap, reduce, resultView } from "../state.js";
 import { icon } from "../icons.js";
 import { placeSound, setSound, soundOn } from "../sound.js";
 import { api, copyText, errorText, h, postJson, rememberGame, sideName, toast, fill } from "../util.js";
-
-const MOVE_ERRORS = new Set([
-  "illegal_move", "invalid_move", "stale_ply", "not_your_turn", "spectator", "game_over", "waiting",
-  "nifu", "uchifuzume", "dead_piece", "self_check", "occupied", "no_piece", "not_your_piece",
-  "bad_piece_move", "cannot_promote", "no_piece_in_hand",
-]);
 
 export async function mount(root) {
   const gameId = document.body.dataset.gameId;
@@ -42,7 +36,7 @@ export async function mount(root) {
   const joinCard = h("div", { class: "card join-card", hidden: true });
   const inviteCard = h("div", { class: "card invite-card", hidden: true });
   const actions = h("div", { class: "actions" });
-  const moveList = h("ol", { class: "move-list", "aria-label": t("game.moves") });
+  const moveList = h("ol", { class: "move-list", "aria-label": t("ui.game.moves") });
   const movesTitle = h("h2", { class: "card-title" });
   const tools = h("div", { class: "card tools-card" });
   const moveInput = h("input", {
@@ -92,8 +86,9 @@ export async function mount(root) {
   // -- messages ------------------------------------------------------------------------------
   function receive(message) {
     if (message.type === "error") {
-      toast(errorText(message.code, message.message), "error");
-      if (MOVE_ERRORS.has(message.code) && state.position) board.setPosition(boardProps(state));
+      toast(errorText(message.code, message.message, message.params), "error");
+      // Nothing changed on the server: show its position again (a refused move goes back).
+      if (state.position) board.setPosition(boardProps(state));
       return;
     }
     if (message.type === "pong") return;
@@ -132,14 +127,14 @@ export async function mount(root) {
   function remember() {
     const opponent = state.game.mode === "computer"
       ? playerLabel(state.you === "b" ? "w" : "b")
-      : t(state.game.mode === "local" ? "play.local" : "play.friend");
+      : t(state.game.mode === "local" ? "ui.play.local" : "ui.play.friend");
     rememberGame({ id: gameId, mode: state.game.mode, color: state.you, label: opponent, over: !!state.outcome });
   }
 
   function playerLabel(color) {
     const seat = state.game.players[color];
-    if (seat.kind === "engine") return t("player.computer", { level: seat.level });
-    return seat.name || t("player.usi");
+    if (seat.kind === "engine") return t("ui.player.computer", { level: seat.level });
+    return seat.name || t("ui.player.usi");
   }
 
   // -- rendering -----------------------------------------------------------------------------
@@ -154,11 +149,11 @@ export async function mount(root) {
     statusLine.textContent = status.text;
     statusLine.dataset.kind = status.kind;
     connectionLine.hidden = connection === "open" || connection === "gone" || !state.loaded;
-    connectionLine.textContent = t("status.reconnecting");
-    movesTitle.textContent = t("game.moves");
-    moveInput.placeholder = t("game.move_input");
-    moveInput.setAttribute("aria-label", t("game.move_input"));
-    moveForm.querySelector("button").textContent = t("game.send");
+    connectionLine.textContent = t("ui.status.reconnecting");
+    movesTitle.textContent = t("ui.game.moves");
+    moveInput.placeholder = t("ui.game.move_input");
+    moveInput.setAttribute("aria-label", t("ui.game.move_input"));
+    moveForm.querySelector("button").textContent = t("ui.game.send");
     moveForm.hidden = !state.can.move;
     if (!state.loaded) return;
     summaryLine.textContent = gameSummary(state);
@@ -184,7 +179,7 @@ export async function mount(root) {
   function renderHint() {
     const hint = state.hint;
     hintLine.hidden = !hint;
-    if (hint) hintLine.textContent = hint.usi ? t("game.hint_text", { move: hint.label || hint.usi }) : t("game.hint_none");
+    if (hint) hintLine.textContent = hint.usi ? t("ui.game.hint_text", { move: hint.label ? moveLabel(hint.label) : hint.usi }) : t("ui.game.hint_none");
   }
 
   function renderJoin() {
@@ -193,10 +188,10 @@ export async function mount(root) {
     if (!canJoin) return;
     const open = state.game.players.b.joined ? "w" : "b";
     fill(joinCard,
-      h("p", { text: t("game.join_prompt", { side: sideName(open, isHandicap(state)) }) }),
+      h("p", { text: t("ui.game.join_prompt", { side: sideName(open, isHandicap(state)) }) }),
       h("div", { class: "row" },
-        h("button", { class: "btn primary", id: "join-button", onclick: join, text: t("game.join") }),
-        h("button", { class: "btn", onclick: () => { joinCard.hidden = true; }, text: t("game.watch") })),
+        h("button", { class: "btn primary", id: "join-button", onclick: join, text: t("ui.game.join") }),
+        h("button", { class: "btn", onclick: () => { joinCard.hidden = true; }, text: t("ui.game.watch") })),
     );
   }
 
@@ -206,11 +201,11 @@ export async function mount(root) {
     inviteCard.hidden = !waiting;
     if (!waiting) return;
     fill(inviteCard,
-      h("h2", { class: "card-title", text: t("game.invite_title") }),
-      h("p", { text: t("game.invite_text") }),
+      h("h2", { class: "card-title", text: t("ui.game.invite_title") }),
+      h("p", { text: t("ui.game.invite_text") }),
       inviteUrl ? linkRow(`${location.origin}${inviteUrl}`, "invite-link")
-        : h("p", { class: "muted", text: t("game.invite_loading") }),
-      h("p", { class: "muted link-note", text: t("game.watch_text") }),
+        : h("p", { class: "muted", text: t("ui.game.invite_loading") }),
+      h("p", { class: "muted link-note", text: t("ui.game.watch_text") }),
       linkRow(`${location.origin}/game/${gameId}`, "watch-link"),
     );
   }
@@ -220,8 +215,8 @@ export async function mount(root) {
     input.addEventListener("focus", () => input.select());
     return h("div", { class: "row link-row" }, input,
       h("button", {
-        class: "btn", type: "button", text: t("game.copy_link"),
-        onclick: async () => toast(t((await copyText(link)) ? "game.copied" : "game.copy_failed")),
+        class: "btn", type: "button", text: t("ui.game.copy_link"),
+        onclick: async () => toast(t((await copyText(link)) ? "ui.game.copied" : "ui.game.copy_failed")),
       }));
   }
 
@@ -229,40 +224,40 @@ export async function mount(root) {
     const can = state.can;
     const buttons = [];
     if (can.declare) {
-      buttons.push(h("button", { class: "btn declare", id: "declare-button", text: t("game.declare"),
+      buttons.push(h("button", { class: "btn declare", id: "declare-button", text: t("ui.game.declare"),
         onclick: () => socket.send({ type: "declare", ply: state.position.ply }) }));
     }
     if (can.impasse) {
       const accepting = state.impasseOffer && state.impasseOffer !== state.you;
-      buttons.push(h("button", { class: "btn declare", id: "impasse-button", text: t(accepting ? "game.impasse_accept" : "game.impasse"),
+      buttons.push(h("button", { class: "btn declare", id: "impasse-button", text: t(accepting ? "ui.game.impasse_accept" : "ui.game.impasse"),
         onclick: () => socket.send({ type: "impasse", ply: state.position.ply }) }));
     }
     if (can.hint) {
-      buttons.push(h("button", { class: "btn", id: "hint-button", text: t("game.hint"),
-        onclick: () => { socket.send({ type: "hint", ply: state.position.ply }); hintLine.hidden = false; hintLine.textContent = t("game.hint_wait"); } }));
+      buttons.push(h("button", { class: "btn", id: "hint-button", text: t("ui.game.hint"),
+        onclick: () => { socket.send({ type: "hint", ply: state.position.ply }); hintLine.hidden = false; hintLine.textContent = t("ui.game.hint_wait"); } }));
     }
     if (can.undo) {
-      buttons.push(h("button", { class: "btn", id: "undo-button", text: t("game.undo"),
+      buttons.push(h("button", { class: "btn", id: "undo-button", text: t("ui.game.undo"),
         onclick: () => socket.send({ type: "undo", ply: state.position.ply }) }));
     }
     if (can.resign) {
       const waiting = Object.values(state.game.players).some((p) => p.kind === "human" && !p.joined);
       if (confirmingResign) {
         buttons.push(h("span", { class: "confirm" },
-          h("span", { text: t(waiting ? "game.cancel_confirm" : "game.resign_confirm") }),
-          h("button", { class: "btn danger", id: "resign-yes", text: t("game.yes"),
+          h("span", { text: t(waiting ? "ui.game.cancel_confirm" : "ui.game.resign_confirm") }),
+          h("button", { class: "btn danger", id: "resign-yes", text: t("ui.game.yes"),
             onclick: () => { confirmingResign = false; socket.send({ type: "resign" }); render(); } }),
-          h("button", { class: "btn", text: t("game.no"), onclick: () => { confirmingResign = false; render(); } })));
+          h("button", { class: "btn", text: t("ui.game.no"), onclick: () => { confirmingResign = false; render(); } })));
       } else {
-        buttons.push(h("button", { class: "btn", id: "resign-button", text: t(waiting ? "game.cancel" : "game.resign"),
+        buttons.push(h("button", { class: "btn", id: "resign-button", text: t(waiting ? "ui.game.cancel" : "ui.game.resign"),
           onclick: () => { confirmingResign = true; render(); } }));
       }
     }
-    const soundLabel = t(soundOn() ? "game.sound_on" : "game.sound_off");
+    const soundLabel = t(soundOn() ? "ui.game.sound_on" : "ui.game.sound_off");
     buttons.push(h("button", { class: "btn ghost icon-only", id: "sound-button", "aria-pressed": String(soundOn()),
       title: soundLabel, "aria-label": soundLabel,
       onclick: () => { setSound(!soundOn()); render(); } }, icon(soundOn() ? "sound" : "mute")));
-    buttons.push(h("button", { class: "btn ghost icon-only", id: "flip-button", title: t("game.flip"), "aria-label": t("game.flip"),
+    buttons.push(h("button", { class: "btn ghost icon-only", id: "flip-button", title: t("ui.game.flip"), "aria-label": t("ui.game.flip"),
       onclick: () => { userFlipped = !board.flipped; board.setFlipped(userFlipped); render(); } }, icon("flip")));
     fill(actions, ...buttons);
   }
@@ -273,21 +268,21 @@ export async function mount(root) {
       text: fmt.toUpperCase(),
     }));
     const parts = [
-      h("h2", { class: "card-title", text: t("game.record") }),
-      h("div", { class: "row wrap" }, h("span", { class: "muted", text: t("game.download") }), ...downloads),
+      h("h2", { class: "card-title", text: t("ui.game.record") }),
+      h("div", { class: "row wrap" }, h("span", { class: "muted", text: t("ui.game.download") }), ...downloads),
       h("div", { class: "row wrap" },
-        h("a", { class: "btn small", href: `/record?game=${encodeURIComponent(gameId)}`, text: t("game.view_record") }),
-        h("a", { class: "btn small", href: "/", text: t("game.new_game") })),
+        h("a", { class: "btn small", href: `/record?game=${encodeURIComponent(gameId)}`, text: t("ui.game.view_record") }),
+        h("a", { class: "btn small", href: "/", text: t("ui.game.new_game") })),
     ];
     if (state.game.mode === "friend") {
       parts.push(h("details", { class: "share" },
-        h("summary", { text: t("game.share") }),
-        h("p", { class: "muted", text: t("game.share_text") }),
+        h("summary", { text: t("ui.game.share") }),
+        h("p", { class: "muted", text: t("ui.game.share_text") }),
         linkRow(`${location.origin}/game/${gameId}`, "share-link"),
-        token && state.you ? h("p", { class: "muted", text: t("game.private_text") }) : null,
+        token && state.you ? h("p", { class: "muted", text: t("ui.game.private_text") }) : null,
         token && state.you ? linkRow(`${location.origin}/game/${gameId}?token=${token}`, "private-link") : null));
     }
-    if (state.spectators) parts.push(h("p", { class: "muted", text: t("game.spectators", { n: state.spectators }) }));
+    if (state.spectators) parts.push(h("p", { class: "muted", text: t("ui.game.spectators", { n: state.spectators }) }));
     fill(tools, ...parts);
   }
 
@@ -300,10 +295,10 @@ export async function mount(root) {
       h("h2", { class: "result-title", text: resultTitle(state) }),
       h("p", { class: "result-reason", text: resultReason(state) }),
       h("div", { class: "row wrap center" },
-        h("a", { class: "btn primary", href: "/", text: t("game.new_game") }),
-        h("a", { class: "btn", href: `/record?game=${encodeURIComponent(gameId)}`, text: t("game.view_record") }),
-        h("a", { class: "btn", href: `/api/games/${gameId}/record.kif`, download: "", text: t("game.download_kif") }),
-        h("button", { class: "btn ghost", value: "close", text: t("game.close") }))));
+        h("a", { class: "btn primary", href: "/", text: t("ui.game.new_game") }),
+        h("a", { class: "btn", href: `/record?game=${encodeURIComponent(gameId)}`, text: t("ui.game.view_record") }),
+        h("a", { class: "btn", href: `/api/games/${gameId}/record.kif`, download: "", text: t("ui.game.download_kif") }),
+        h("button", { class: "btn ghost", value: "close", text: t("ui.game.close") }))));
     if (typeof dialog.showModal === "function" && !dialog.open) dialog.showModal();
   }
 
@@ -314,7 +309,7 @@ export async function mount(root) {
       invite = null; // used up: the address no longer needs it
       history.replaceState(null, "", `/game/${encodeURIComponent(gameId)}`);
       socket.send({ type: "hello", token: answer.token });
-      toast(t("game.joined", { side: sideName(answer.color, isHandicap(state)) }));
+      toast(t("ui.game.joined", { side: sideName(answer.color, isHandicap(state)) }));
     } catch (error) {
       toast(errorText(error.code, error.message), "error");
     }

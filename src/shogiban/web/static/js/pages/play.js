@@ -54,8 +54,8 @@ export async function mount(root) {
   const side = h("div", { class: "home-side" });
   fill(root, h("div", { class: "home-layout" },
     h("section", { class: "home-main" }, h("div", { class: "hero" },
-      h("h1", { class: "hero-title", "data-i18n": "play.title" }),
-      h("p", { class: "hero-sub", "data-i18n": "play.subtitle" })), formHost),
+      h("h1", { class: "hero-title", "data-i18n": "ui.play.title" }),
+      h("p", { class: "hero-sub", "data-i18n": "ui.play.subtitle" })), formHost),
     h("aside", { class: "home-aside" }, preview, side)));
 
   const previewBoard = createBoard(preview, { interactive: false, language: currentLanguage(), coordinates: true, animation: false });
@@ -95,10 +95,10 @@ export async function mount(root) {
 
   function renderForm() {
     const parts = [];
-    parts.push(field("play.opponent", h("div", { class: "tiles" }, [
-      ["computer", "computer", "play.computer", "play.computer_desc"],
-      ["friend", "link", "play.friend", "play.friend_desc"],
-      ["local", "people", "play.local", "play.local_desc"],
+    parts.push(field("ui.play.opponent", h("div", { class: "tiles" }, [
+      ["computer", "computer", "ui.play.computer", "ui.play.computer_desc"],
+      ["friend", "link", "ui.play.friend", "ui.play.friend_desc"],
+      ["local", "people", "ui.play.local", "ui.play.local_desc"],
     ].map(([mode, iconName, title, desc]) => {
       const id = `mode-${mode}`;
       const input = h("input", { type: "radio", name: "mode", id, value: mode, checked: settings.mode === mode });
@@ -111,44 +111,44 @@ export async function mount(root) {
 
     if (settings.mode === "computer") {
       if (config.usi) {
-        parts.push(field("play.engine", radioGroup("opponent", [
-          { value: "engine", label: t("play.builtin") },
+        parts.push(field("ui.play.engine", radioGroup("opponent", [
+          { value: "engine", label: t("ui.play.builtin") },
           { value: "usi", label: config.usi },
         ], settings.opponent, (v) => { settings.opponent = v; save(); renderForm(); })));
       }
       if (settings.opponent !== "usi" || !config.usi) {
-        if (!config.engine) parts.push(h("p", { class: "warning", text: t("play.engine_missing") }));
-        parts.push(field("play.level", radioGroup("level", config.levels.map((level) => ({
-          value: level, label: String(level), title: t(`level.${level}`),
-        })), settings.level, (v) => { settings.level = Number(v); save(); renderForm(); }), t(`level.${settings.level}`)));
+        if (!config.engine) parts.push(h("p", { class: "warning", text: t("ui.play.engine_missing") }));
+        parts.push(field("ui.play.level", radioGroup("level", config.levels.map((level) => ({
+          value: level, label: String(level), title: t(`ui.level.${level}`),
+        })), settings.level, (v) => { settings.level = Number(v); save(); renderForm(); }), t(`ui.level.${settings.level}`)));
       }
     }
 
     if (settings.mode !== "local") {
       const handicap = isHandicap();
-      parts.push(field("play.side", radioGroup("color", [
-        { value: "b", label: handicap ? `☗ ${t("side.shitate")}` : `☗ ${t("side.sente")}`, sub: t(handicap ? "play.receives" : "play.moves_first") },
-        { value: "w", label: handicap ? `☖ ${t("side.uwate")}` : `☖ ${t("side.gote")}`, sub: t(handicap ? "play.gives" : "play.moves_second") },
-        { value: "random", label: t("play.random"), sub: t("play.random_sub") },
+      parts.push(field("ui.play.side", radioGroup("color", [
+        { value: "b", label: handicap ? `☗ ${t("side.shitate")}` : `☗ ${t("side.sente")}`, sub: t(handicap ? "ui.play.receives" : "ui.play.moves_first") },
+        { value: "w", label: handicap ? `☖ ${t("side.uwate")}` : `☖ ${t("side.gote")}`, sub: t(handicap ? "ui.play.gives" : "ui.play.moves_second") },
+        { value: "random", label: t("ui.play.random"), sub: t("ui.play.random_sub") },
       ], settings.color, (v) => { settings.color = v; save(); })));
     }
 
     if (setup) {
       parts.push(h("div", { class: "field from-record" },
-        h("p", { text: t("play.from_record", { n: setup.moves ? setup.moves.length : 0 }) }),
-        h("button", { type: "button", class: "btn small", text: t("play.clear_record"),
+        h("p", { text: t("ui.play.from_record", { n: setup.moves ? setup.moves.length : 0 }) }),
+        h("button", { type: "button", class: "btn small", text: t("ui.play.clear_record"),
           onclick: () => { setup = null; sessionStorage.removeItem(SETUP_KEY); renderForm(); } })));
     } else {
       const select = h("select", { name: "handicap", id: "handicap-select" }, config.handicaps.map((hc) => h("option", {
         value: hc.japanese, selected: hc.japanese === settings.handicap,
-        text: currentLanguage() === "ja" ? hc.japanese : `${t(`handicap.${hc.english}`)}（${hc.japanese}）`,
+        text: currentLanguage() === "ja" ? hc.japanese : `${t(`ui.handicap.${hc.english}`)}（${hc.japanese}）`,
       })));
       select.addEventListener("change", () => { settings.handicap = select.value; save(); renderForm(); });
-      parts.push(field("play.handicap", select, isHandicap() ? t("play.handicap_help") : null));
+      parts.push(field("ui.play.handicap", select, isHandicap() ? t("ui.play.handicap_help") : null));
     }
 
-    parts.push(field("play.time", radioGroup("time", TIME_PRESETS.map((preset) => ({
-      value: preset.id, label: t(`time.${preset.id}`),
+    parts.push(field("ui.play.time", radioGroup("time", TIME_PRESETS.map((preset) => ({
+      value: preset.id, label: t(`ui.time.${preset.id}`),
     })), settings.time, (v) => { settings.time = v; save(); renderForm(); })));
     if (settings.time === "custom") {
       const number = (key, labelKey, min, max) => {
@@ -158,22 +158,22 @@ export async function mount(root) {
       };
       parts.push(h("div", { class: "field custom-time" },
         radioGroup("kind", [
-          { value: "byoyomi", label: t("play.byoyomi") },
-          { value: "fischer", label: t("play.fischer") },
+          { value: "byoyomi", label: t("ui.play.byoyomi") },
+          { value: "fischer", label: t("ui.play.fischer") },
         ], settings.kind, (v) => { settings.kind = v; save(); renderForm(); }),
         h("div", { class: "row wrap" },
-          number("main", "play.main_minutes", 0, 600),
-          settings.kind === "byoyomi" ? number("byoyomi", "play.byoyomi_seconds", 0, 600) : number("increment", "play.increment_seconds", 0, 600))));
+          number("main", "ui.play.main_minutes", 0, 600),
+          settings.kind === "byoyomi" ? number("byoyomi", "ui.play.byoyomi_seconds", 0, 600) : number("increment", "ui.play.increment_seconds", 0, 600))));
     }
 
     const rule = h("select", { name: "rule", id: "rule-select" }, ["", "27", "24", "27h", "24h", "none"].map((value) => h("option", {
-      value, selected: value === settings.rule, text: t(value ? `rule.${value}` : "rule.default"),
+      value, selected: value === settings.rule, text: t(value ? `ui.rule.${value}` : "ui.rule.default"),
     })));
     rule.addEventListener("change", () => { settings.rule = rule.value; save(); });
-    parts.push(h("details", { class: "advanced" }, h("summary", { text: t("play.advanced") }),
-      field("play.rule", rule, t("play.rule_help"))));
+    parts.push(h("details", { class: "advanced" }, h("summary", { text: t("ui.play.advanced") }),
+      field("ui.play.rule", rule, t("ui.play.rule_help"))));
 
-    const start = h("button", { type: "submit", class: "btn primary big", id: "start-button", text: t("play.start") });
+    const start = h("button", { type: "submit", class: "btn primary big", id: "start-button", text: t("ui.play.start") });
     const form = h("form", { class: "newgame-form" }, ...parts, h("div", { class: "row end" }, start));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -236,25 +236,25 @@ export async function mount(root) {
     const cards = [];
     if (games.length) {
       cards.push(h("div", { class: "card recent-card" },
-        h("h2", { class: "card-title", text: t("play.recent") }),
+        h("h2", { class: "card-title", text: t("ui.play.recent") }),
         h("ul", { class: "recent-list" }, games.map((game) => h("li", {},
           h("a", { href: `/game/${encodeURIComponent(game.id)}` },
-            h("span", { class: "recent-mode", text: game.label || t(`play.${game.mode}`) }),
+            h("span", { class: "recent-mode", text: game.label || t(`ui.play.${game.mode}`) }),
             h("span", { class: "recent-date", text: new Date(game.at).toLocaleString(currentLanguage()) }),
-            game.over ? h("span", { class: "badge", text: t("play.finished") }) : null),
-          h("button", { class: "icon-btn", type: "button", "aria-label": t("play.forget"), title: t("play.forget"), text: "×",
+            game.over ? h("span", { class: "badge", text: t("ui.play.finished") }) : null),
+          h("button", { class: "icon-btn", type: "button", "aria-label": t("ui.play.forget"), title: t("ui.play.forget"), text: "×",
             onclick: () => { forgetGame(game.id); renderSide(); } }))))));
     }
     cards.push(h("a", { class: "card link-card", href: "/record" },
       h("span", { class: "link-card-icon" }, icon("record")),
-      h("span", {}, h("strong", { text: t("nav.record") }), h("small", { text: t("play.open_record_desc") }))));
+      h("span", {}, h("strong", { text: t("ui.nav.record") }), h("small", { text: t("ui.play.open_record_desc") }))));
     if (config.learn) {
       cards.push(h("a", { class: "card link-card", href: "/learn" },
         h("span", { class: "link-card-icon" }, icon("learn")),
-        h("span", {}, h("strong", { text: t("nav.learn") }), h("small", { text: t("play.learn_desc") }))));
+        h("span", {}, h("strong", { text: t("ui.nav.learn") }), h("small", { text: t("ui.play.learn_desc") }))));
       cards.push(h("a", { class: "card link-card", href: "/puzzles" },
         h("span", { class: "link-card-icon" }, icon("puzzle")),
-        h("span", {}, h("strong", { text: t("nav.puzzles") }), h("small", { text: t("play.puzzles_desc") }))));
+        h("span", {}, h("strong", { text: t("ui.nav.puzzles") }), h("small", { text: t("ui.play.puzzles_desc") }))));
     }
     fill(side, ...cards);
   }

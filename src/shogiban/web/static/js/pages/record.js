@@ -3,7 +3,7 @@
 // The server reads the record and gives every node its position: the browser knows no rules.
 
 import { createBoard } from "../board.js";
-import { currentLanguage, has, onLanguageChange, t } from "../i18n.js";
+import { currentLanguage, has, moveLabel, onLanguageChange, t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { api, ApiError, errorText, h, toast, fill } from "../util.js";
 
@@ -47,14 +47,14 @@ export async function mount(root) {
   const textArea = h("textarea", { id: "record-text", rows: 8, spellcheck: "false" });
   const openCard = h("div", { class: "card open-card" });
   const viewer = h("div", { class: "viewer-layout", hidden: true });
-  fill(root, h("h1", { class: "page-title", "data-i18n": "record.title" }), openCard, viewer);
+  fill(root, h("h1", { class: "page-title", "data-i18n": "ui.record.title" }), openCard, viewer);
 
   // -- opening -------------------------------------------------------------------------------
   function renderOpen() {
     const drop = h("label", { class: "drop-zone", for: "record-file" },
       h("span", { class: "drop-icon" }, icon("folder")),
-      h("strong", { text: t("record.choose_file") }),
-      h("small", { text: t("record.drop_here") }));
+      h("strong", { text: t("ui.record.choose_file") }),
+      h("small", { text: t("ui.record.drop_here") }));
     for (const type of ["dragenter", "dragover"]) {
       drop.addEventListener(type, (event) => { event.preventDefault(); drop.classList.add("over"); });
     }
@@ -64,19 +64,19 @@ export async function mount(root) {
       const file = event.dataTransfer.files && event.dataTransfer.files[0];
       if (file) openFile(file);
     });
-    textArea.placeholder = t("record.paste_placeholder");
+    textArea.placeholder = t("ui.record.paste_placeholder");
     fill(openCard,
       h("div", { class: "open-grid" },
         h("div", {}, fileInput, drop),
         h("div", { class: "paste" },
-          h("label", { for: "record-text", class: "field-label", text: t("record.paste") }),
+          h("label", { for: "record-text", class: "field-label", text: t("ui.record.paste") }),
           textArea,
           h("div", { class: "row wrap end" },
-            h("button", { class: "btn ghost", type: "button", id: "example-button", text: t("record.example"),
+            h("button", { class: "btn ghost", type: "button", id: "example-button", text: t("ui.record.example"),
               onclick: () => { textArea.value = EXAMPLE; openText(EXAMPLE); } }),
-            h("button", { class: "btn primary", type: "button", id: "open-button", text: t("record.open"),
+            h("button", { class: "btn primary", type: "button", id: "open-button", text: t("ui.record.open"),
               onclick: () => openText(textArea.value) })))),
-      h("p", { class: "muted small", text: t("record.formats") }));
+      h("p", { class: "muted small", text: t("ui.record.formats") }));
   }
   fileInput.addEventListener("change", () => {
     if (fileInput.files && fileInput.files[0]) openFile(fileInput.files[0]);
@@ -120,8 +120,8 @@ export async function mount(root) {
       h("section", { class: "board-column" }, boardHost, nav),
       h("aside", { class: "side-column" },
         h("div", { class: "card" }, info, warnings),
-        h("div", { class: "card moves-card" }, h("h2", { class: "card-title", text: t("game.moves") }), list),
-        h("div", { class: "card comment-card" }, h("h2", { class: "card-title", text: t("record.comment") }), comment),
+        h("div", { class: "card moves-card" }, h("h2", { class: "card-title", text: t("ui.game.moves") }), list),
+        h("div", { class: "card comment-card" }, h("h2", { class: "card-title", text: t("ui.record.comment") }), comment),
         actions));
     if (boardApi) boardApi.destroy();
     boardApi = createBoard(boardHost, { interactive: false, language: currentLanguage(), flipped: viewFlipped });
@@ -163,10 +163,10 @@ export async function mount(root) {
 
   function nodeLabel(node) {
     if (node.result) {
-      const key = `recres.${node.result}`;
+      const key = `ui.recres.${node.result}`;
       return has(key) ? t(key) : node.word || node.result;
     }
-    return node.label || t("record.start");
+    return node.label ? moveLabel(node.label) : t("ui.record.start");
   }
 
   function renderPosition() {
@@ -178,7 +178,7 @@ export async function mount(root) {
       check: positionNode.check,
     });
     fill(comment, node.comment ? h("p", { class: "comment-text", text: node.comment })
-      : h("p", { class: "muted", text: t("record.no_comment") }));
+      : h("p", { class: "muted", text: t("ui.record.no_comment") }));
     for (const item of list.querySelectorAll("li[data-index]")) {
       item.classList.toggle("current", Number(item.dataset.index) === index);
     }
@@ -197,31 +197,31 @@ export async function mount(root) {
       onclick: () => go(target),
     }, icon(iconName));
     fill(nav,
-      button("first-button", "first", t("record.first"), 0, index === 0),
-      button("prev-button", "prev", t("record.prev"), index - 1, index === 0),
-      h("span", { class: "step-count", text: t("record.ply", { n: node.ply, total: line.length - 1 }) }),
-      button("next-button", "next", t("record.next"), index + 1, index >= line.length - 1),
-      button("last-button", "last", t("record.last"), line.length - 1, index >= line.length - 1),
-      h("button", { class: "btn ghost step", id: "flip-button", type: "button", title: t("game.flip"), "aria-label": t("game.flip"),
+      button("first-button", "first", t("ui.record.first"), 0, index === 0),
+      button("prev-button", "prev", t("ui.record.prev"), index - 1, index === 0),
+      h("span", { class: "step-count", text: t("ui.record.ply", { n: node.ply, total: line.length - 1 }) }),
+      button("next-button", "next", t("ui.record.next"), index + 1, index >= line.length - 1),
+      button("last-button", "last", t("ui.record.last"), line.length - 1, index >= line.length - 1),
+      h("button", { class: "btn ghost step", id: "flip-button", type: "button", title: t("ui.game.flip"), "aria-label": t("ui.game.flip"),
         onclick: () => { viewFlipped = !viewFlipped; boardApi.setFlipped(viewFlipped); } }, icon("flip")));
   }
 
   function renderList() {
     const items = [h("li", { dataset: { index: 0 }, class: "start-entry", onclick: () => go(0) },
-      h("span", { class: "ply" }), h("span", { class: "label", text: t("record.start") }))];
+      h("span", { class: "ply" }), h("span", { class: "label", text: t("ui.record.start") }))];
     for (let i = 1; i < line.length; i++) {
       const node = tree.nodes[line[i]];
       const parent = tree.nodes[node.parent];
       const item = h("li", { dataset: { index: i }, class: node.result ? "result-entry" : null },
         h("span", { class: "ply", text: String(node.ply) }),
         h("span", { class: "label", lang: "ja", text: nodeLabel(node) }),
-        node.comment ? h("span", { class: "has-comment", title: t("record.comment") }, icon("comment")) : null);
+        node.comment ? h("span", { class: "has-comment", title: t("ui.record.comment") }, icon("comment")) : null);
       item.addEventListener("click", () => go(i));
       items.push(item);
       if (parent.children.length > 1) {
         items.push(h("li", { class: "variations" },
           h("span", { class: "ply" }),
-          h("span", { class: "var-list" }, h("small", { text: t("record.variations") }),
+          h("span", { class: "var-list" }, h("small", { text: t("ui.record.variations") }),
             parent.children.map((childId) => {
               const child = tree.nodes[childId];
               return h("button", {
@@ -245,7 +245,7 @@ export async function mount(root) {
     const rows = [];
     const keys = [...HEADER_ORDER.filter((k) => k in headers), ...Object.keys(headers).filter((k) => !HEADER_ORDER.includes(k))];
     for (const key of keys.slice(0, 12)) {
-      const label = has(`header.${key}`) ? t(`header.${key}`) : key;
+      const label = has(`ui.header.${key}`) ? t(`ui.header.${key}`) : key;
       rows.push(h("dt", { text: label }), h("dd", { text: headers[key] }));
     }
     fill(info,
@@ -254,7 +254,7 @@ export async function mount(root) {
     warnings.hidden = !(tree.errors && tree.errors.length);
     if (!warnings.hidden) {
       fill(warnings, h("details", {},
-        h("summary", { text: t("record.warnings", { n: tree.errors.length }) }),
+        h("summary", { text: t("ui.record.warnings", { n: tree.errors.length }) }),
         h("ul", {}, tree.errors.slice(0, 20).map((e) => h("li", { text: e })))));
     }
   }
@@ -265,7 +265,7 @@ export async function mount(root) {
     const handicap = !!(headers["下手"] || headers["上手"]);
     const side = (color) => t(handicap ? (color === "b" ? "side.shitate" : "side.uwate") : (color === "b" ? "side.sente" : "side.gote"));
     if (black || white) return `☗${black || side("b")} — ☖${white || side("w")}`;
-    return t("record.untitled");
+    return t("ui.record.untitled");
   }
 
   function renderActions() {
@@ -274,15 +274,15 @@ export async function mount(root) {
       onclick: () => download(fmt),
     }));
     fill(actions,
-      h("h2", { class: "card-title", text: t("record.play_from_here") }),
-      h("p", { class: "muted", text: t("record.play_from_here_text") }),
+      h("h2", { class: "card-title", text: t("ui.record.play_from_here") }),
+      h("p", { class: "muted", text: t("ui.record.play_from_here_text") }),
       h("div", { class: "row wrap" },
-        h("button", { class: "btn primary", type: "button", id: "continue-computer", text: t("record.vs_computer"), onclick: () => playFromHere("computer") }),
-        h("button", { class: "btn", type: "button", id: "continue-friend", text: t("record.vs_friend"), onclick: () => playFromHere("friend") }),
-        h("button", { class: "btn", type: "button", text: t("play.local"), onclick: () => playFromHere("local") })),
-      h("h2", { class: "card-title", text: t("record.download") }),
+        h("button", { class: "btn primary", type: "button", id: "continue-computer", text: t("ui.record.vs_computer"), onclick: () => playFromHere("computer") }),
+        h("button", { class: "btn", type: "button", id: "continue-friend", text: t("ui.record.vs_friend"), onclick: () => playFromHere("friend") }),
+        h("button", { class: "btn", type: "button", text: t("ui.play.local"), onclick: () => playFromHere("local") })),
+      h("h2", { class: "card-title", text: t("ui.record.download") }),
       h("div", { class: "row wrap" }, downloads),
-      h("div", { class: "row wrap" }, h("button", { class: "btn ghost", type: "button", id: "another-button", text: t("record.another"),
+      h("div", { class: "row wrap" }, h("button", { class: "btn ghost", type: "button", id: "another-button", text: t("ui.record.another"),
         onclick: () => { viewer.hidden = true; openCard.hidden = false; } })));
   }
 

@@ -61,12 +61,13 @@ class StandInBackend:
         move = self._choose(board)
         if move is None:
             return PlayResult(None, resigned=True)
-        if go.searchmoves and move not in go.searchmoves:
-            move = min((m for m in go.searchmoves if board.is_legal(m)), key=Move.usi, default=move)
+        allowed = [m for m in go.searchmoves if board.is_legal(m)] or list(board.legal_moves)
+        if move not in allowed:
+            move = min(allowed, key=Move.usi)
         after = board.copy(stack=False)
         after.push(move)
         ponder = self._choose(after)
-        others = sorted((m for m in board.legal_moves if m != move), key=Move.usi)[: self.multipv - 1]
+        others = sorted((m for m in allowed if m != move), key=Move.usi)[: self.multipv - 1]
         budget = 0.02 if limit.time is None else min(0.05, to_seconds(limit.time))
         max_depth = limit.depth or 99
         start = time.monotonic()

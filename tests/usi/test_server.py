@@ -14,6 +14,7 @@ from standin_backend import StandInBackend
 
 from shogiban import Board, Color
 from shogiban.engines import Limit, MateResult, PlayResult
+from shogiban.engines.builtin import MAX_MULTIPV
 from shogiban.usi.server import UsiServer, format_info
 from shogiban.usi.wire import GoCommand, position_command
 
@@ -75,6 +76,19 @@ def test_setoption(usi: Harness, backend: StandInBackend) -> None:
     assert "'strong'" in errors[1]
     assert "'TryRule'" in errors[2]
     assert "invalid setoption command" in errors[3]
+
+
+def test_multipv_option_reports_ranked_lines(usi: Harness, backend: StandInBackend) -> None:
+    usi.send("usi")
+    assert f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}" in usi.out
+    usi.send("setoption name MultiPV value 3", f"setoption name MultiPV value {MAX_MULTIPV + 1}")
+    assert backend.multipv == 3
+    assert len(usi.lines("info string error:")) == 1
+    usi.send("position startpos", "go depth 2")
+    usi.wait_for("bestmove")
+    ranked = [line for line in usi.lines("info depth 2") if " multipv " in line]
+    assert sorted(line.split(" multipv ")[1].split()[0] for line in ranked) == ["1", "2", "3"]
+    assert len({line.split(" pv ")[1].split()[0] for line in ranked}) == 3
 
 
 def test_go_limits_for_the_side_to_move(usi: Harness, backend: StandInBackend) -> None:

@@ -43,6 +43,7 @@ from shogiban.move import Move
 
 if TYPE_CHECKING:
     from shogiban.engine import Engine as Search
+    from shogiban.engines.interface import Engine
 
 T = TypeVar("T")
 
@@ -498,6 +499,12 @@ class BuiltinAnalysis(AnalysisResult):
     def _failure(self) -> BaseException | None:
         done = self._job.done
         return done.exception() if done.done() and not done.cancelled() else None
+
+
+if TYPE_CHECKING:
+
+    def _conforms(engine: BuiltinEngine) -> Engine:
+        return engine  # mypy checks BuiltinEngine against the Engine protocol here
 
 
 __all__ = ["MAX_MULTIPV", "BuiltinAnalysis", "BuiltinEngine", "builtin_options", "solve_mate"]

@@ -30,7 +30,7 @@ import logging
 import os
 import subprocess
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from shogiban.board import Board
 from shogiban.children import kill_group, new_group_options, reaper
@@ -60,6 +60,9 @@ from shogiban.usi.wire import (
     position_command,
     split_command,
 )
+
+if TYPE_CHECKING:
+    from shogiban.engines.interface import Engine
 
 LOGGER = logging.getLogger("shogiban.usi")
 T = TypeVar("T")
@@ -804,3 +807,8 @@ async def popen_usi(
         raise
     return transport, protocol
 
+
+if TYPE_CHECKING:
+
+    def _conforms(engine: UsiProtocol) -> Engine:
+        return engine  # mypy checks UsiProtocol against the Engine protocol here

@@ -14,7 +14,15 @@ import pytest
 
 from shogiban import Board
 from shogiban.engine import Engine as Search
-from shogiban.engines import BuiltinEngine, EngineError, EngineTerminatedError, Limit, PlayResult, SimpleEngine
+from shogiban.engines import (
+    BuiltinEngine,
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    Limit,
+    PlayResult,
+    SimpleEngine,
+)
 from shogiban.engines.builtin import MAX_MULTIPV
 
 MIDGAME = "ln1g3nl/1r1s1kgs1/ppp2p3/3P2p2/2PN1P2P/6P2/PP1+b3+pL/5R3/2S1KGSN1 b 5Pbgl 51"
@@ -178,3 +186,38 @@ def test_simple_engine_builtin() -> None:
         engine.play(Board(), Limit(depth=1))
     with pytest.raises(ValueError, match="level"):
         SimpleEngine.builtin(level=9)
+
+
+class Stubborn(Search):
+    """A search that ignores its stop event until the test lets it go."""
+
+    def __init__(self, release: threading.Event) -> None:
+        super().__init__(8, seed=0)
+        self.release = release
+
+    def search(self, board: Board, limit: Limit, **kwargs: Any) -> PlayResult:  # type: ignore[override]
+        self.release.wait(60)
+        return PlayResult(None, resigned=True)
+
+
+def test_an_analysis_that_will_not_stop_makes_the_next_command_give_up() -> None:
+    release = threading.Event()
+
+    async def test() -> None:
+        engine = BuiltinEngine(search=Stubborn(release), timeout=0.3)
+        analysis = await engine.analysis(Board())
+        with pytest.raises(EngineTimeoutError, match=r"did not stop within 0\.3 s") as raised:
+            await engine.play(Board(), Limit(depth=1))
+        assert raised.value.code == "engine_timeout"
+        assert not engine.alive
+        with pytest.raises(EngineTimeoutError):
+            await analysis.wait()
+        with pytest.raises(EngineTimeoutError):
+            await engine.new_game()
+        await engine.quit()  # nothing left to end
+
+    try:
+        run(test)
+    finally:
+        release.set()
+    wait_for_no_search_thread()

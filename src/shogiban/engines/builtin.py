@@ -255,12 +255,12 @@ class BuiltinEngine:
         self._give_up(EngineTimeoutError(
             f"{self.name}: no answer to {job.kind!r} search within {deadline + self.timeout:.1f} s (after stop); "
             "engine given up"
-        ))
+        ), job)
 
-    def _give_up(self, error: EngineError) -> None:
+    def _give_up(self, error: EngineError, job: _Job[Any] | None) -> None:
+        """The engine is unusable from now on (*error*); *job*, if still running, fails with it."""
         if self._error is None:
             self._error = error
-        job = self._job
         if job is not None:
             job.stop.set()
             job._fail(type(error)(str(error)))
@@ -277,11 +277,9 @@ class BuiltinEngine:
         if not job.done.done():
             await asyncio.wait([job.done], timeout=self.timeout)
         if not job.done.done():
-            self._job = job
             self._give_up(EngineTimeoutError(
                 f"{self.name}: the {job.kind!r} search did not stop within {self.timeout:g} s; engine given up"
-            ))
-            self._job = None
+            ), job)
             self._check()
 
     def _deadline(self, board: Board, limit: Limit, timeout: float | None) -> float | None:
@@ -462,7 +460,8 @@ class BuiltinEngine:
     async def kill(self) -> None:
         """Stop at once: any search is told to stop and dropped; later calls raise
         :class:`EngineTerminatedError`."""
-        self._give_up(EngineTerminatedError(f"{self.name}: engine was killed"))
+        self._give_up(EngineTerminatedError(f"{self.name}: engine was killed"), self._job)
+        self._job = None
 
     def __repr__(self) -> str:
         return f"<BuiltinEngine level={self.search.level}>"

@@ -38,6 +38,7 @@ def test_three_distinct_lines_best_first(sfen: str) -> None:
     assert infos[-1] is result.info  # line 1, the move played, comes last
     assert result.info["multipv"] == 1
     assert result.info["pv"][0] == result.move
+    assert result.info["nodes"] == max(info["nodes"] for info in infos)  # counting the other lines' searches
     for depth in (1, 2, 3):  # each iteration reports its lines in rank order
         ranks = [info["multipv"] for info in infos[:-1] if info["depth"] == depth]
         assert ranks == [1, 2, 3], (depth, ranks)

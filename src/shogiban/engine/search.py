@@ -624,6 +624,11 @@ class Searcher:
                 if elapsed >= soft * 0.55:
                     break
         if last is not None and last is not self.reported:
+            if self.multipv > 1:  # with the nodes and time the other lines took too
+                last = last.copy()
+                elapsed = self.elapsed()
+                last["nodes"], last["time"] = self.nodes, elapsed
+                last["nps"] = int(self.nodes / elapsed) if elapsed > 0 else 0
             self._report(last)  # the answer's own line comes last
         return best_code, best_score, best_pv, last
 

@@ -361,6 +361,32 @@ def test_mate_answers(fake: FakeFactory) -> None:
     engine_fake.assert_complete()
 
 
+def test_searchmoves_and_a_mate_limit_reach_the_engine(fake: FakeFactory) -> None:
+    engine_fake = fake(HANDSHAKE + READY + """\
+        < position startpos
+        < go depth 2 searchmoves 1g1f 9g9f
+        > info depth 2 score cp 3 pv 9g9f
+        > bestmove 9g9f
+        < position startpos
+        < go btime 0 wtime 0 byoyomi 1000 searchmoves 1g1f
+        > bestmove 1g1f
+        < position startpos
+        < go mate 2000
+        > checkmate nomate
+        < position startpos
+        < go mate infinite
+        > checkmate nomate
+        < quit
+        """)
+    with SimpleEngine.popen_usi(engine_fake.command) as engine:
+        allowed = [Move.from_usi("1g1f"), Move.from_usi("9g9f")]
+        assert engine.play(Board(), Limit(depth=2), searchmoves=allowed).move == allowed[1]
+        assert engine.play(Board(), Limit(byoyomi=1), searchmoves=allowed[:1]).move == allowed[0]
+        assert engine.mate(Board(), Limit(time=2)).status == "nomate"
+        assert engine.mate(Board(), Limit(depth=9)).status == "nomate"  # no time: as long as it takes
+    engine_fake.assert_complete()
+
+
 # -- encodings and garbage ----------------------------------------------------------------------
 
 

@@ -1,12 +1,13 @@
 """Built-in engine benchmark: nodes per second and time to depth, as medians.
 
-    python benchmarks/bench_engine.py [--positions 12] [--nodes 20000] [--depth 4] [--repeat 3]
+    python benchmarks/bench_engine.py [--positions 12] [--nodes 20000] [--depth 4] [--repeat 3] [--multipv 1]
 
 The positions (``POSITIONS``) come from the engine's own seeded self-play at level 4, plies 17
 to 89 of four games, so they look like real games; they are fixed so that versions compare.  For each position the
 engine (level 8, a fresh table each time) searches ``--nodes`` nodes; nodes/s is nodes over wall
 time.  Time to ``--depth`` is measured the same way.  Each figure is the median over positions of
-the median of ``--repeat`` runs.  The machine is shared: quote medians, compare runs made together.
+the median of ``--repeat`` runs.  ``--multipv N`` searches N lines (the analysis board's cost;
+1, the default, is normal play).  The machine is shared: quote medians, compare runs made together.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import statistics
 import time
 
 from shogiban import Board
-from shogiban.engine import Engine, SearchLimits
+from shogiban.engine import Engine
+from shogiban.engines import Limit
 
 #: Positions from the engine's own level-4 self-play (plies 17 to 89 of four seeded games),
 #: fixed here so that runs of different versions search the same positions.
@@ -36,18 +38,17 @@ POSITIONS = [
 ]
 
 
-def measure(sfen: str, limits: SearchLimits, repeat: int) -> tuple[float, int, int]:
+def measure(sfen: str, limit: Limit, repeat: int, multipv: int = 1) -> tuple[float, int, int]:
     """Median wall time, nodes and depth of *repeat* searches of *sfen* from a fresh engine."""
     times, nodes, depths = [], [], []
     for _ in range(repeat):
         engine = Engine(8, seed=0)
         board = Board(sfen)
         start = time.perf_counter()
-        result = engine.search(board, limits)
+        result = engine.search(board, limit, multipv=multipv)
         times.append(time.perf_counter() - start)
-        assert result.info is not None
-        nodes.append(result.info.nodes)
-        depths.append(result.info.depth)
+        nodes.append(result.info["nodes"])
+        depths.append(result.info["depth"])
     return statistics.median(times), int(statistics.median(nodes)), int(statistics.median(depths))
 
 
@@ -57,6 +58,7 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=20_000)
     parser.add_argument("--depth", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--multipv", type=int, default=1)
     args = parser.parse_args()
 
     positions = POSITIONS[: args.positions]
@@ -64,9 +66,9 @@ def main() -> None:
     depth_times: list[float] = []
     print(f"{'#':>3} {'nodes':>7} {'nodes/s':>8} {'depth':>5} {'t(depth)':>9}  sfen")
     for i, sfen in enumerate(positions):
-        elapsed, nodes, _ = measure(sfen, SearchLimits(nodes=args.nodes), args.repeat)
+        elapsed, nodes, _ = measure(sfen, Limit(nodes=args.nodes), args.repeat, args.multipv)
         nps = nodes / elapsed
-        depth_time, _, depth = measure(sfen, SearchLimits(depth=args.depth), args.repeat)
+        depth_time, _, depth = measure(sfen, Limit(depth=args.depth), args.repeat, args.multipv)
         nps_list.append(nps)
         depth_times.append(depth_time)
         print(f"{i:>3} {nodes:>7} {nps:>8.0f} {depth:>5} {depth_time:>8.2f}s  {sfen}")

@@ -69,8 +69,31 @@ class KifuParseError(ShogibanError):
 
 
 class EngineError(RuntimeError):
-    """A USI engine misbehaved (crash, hang, garbage, illegal move) or was used incorrectly."""
+    """An engine (a USI engine or the built-in one) misbehaved (crash, hang, garbage, illegal move)
+    or was used incorrectly."""
+
+    code = "engine_error"
 
 
 class EngineTerminatedError(EngineError):
-    """A USI engine process exited unexpectedly."""
+    """An engine process exited unexpectedly, or the engine was used after it quit."""
+
+    code = "engine_terminated"
+
+
+class EngineTimeoutError(EngineError):
+    """An engine did not answer in time (it was stopped, then killed)."""
+
+    code = "engine_timeout"
+
+
+class EngineMoveError(EngineError):
+    """An engine's move is unreadable or illegal in the position; ``text`` is what it sent,
+    ``move`` the parsed move if it had the shape of one (for recording the foul)."""
+
+    code = "engine_move"
+
+    def __init__(self, message: str, text: str, move: Move | None = None) -> None:
+        super().__init__(message)
+        self.text = text
+        self.move = move

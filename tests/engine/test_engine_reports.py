@@ -11,8 +11,10 @@ from collections.abc import Iterator
 import pytest
 
 from shogiban import Board, Move
-from shogiban.engine import Engine, SearchInfo, SearchLimits
+from shogiban.engine import Engine
 from shogiban.engine.search import INFO_INTERVAL
+from shogiban.engines import InfoDict, Limit
+from shogiban.usi.server import format_info
 
 #: Positions from real play (the benchmark's), where iterations take many nodes.
 POSITIONS = [
@@ -37,13 +39,13 @@ class FakeClock:
         return self.now
 
 
-def _limits() -> Iterator[tuple[str, SearchLimits]]:
+def _limits() -> Iterator[tuple[str, Limit]]:
     # Node limits stop the search at every stage of an iteration, reproducibly.
     for nodes in range(40, 6000, 331):
-        yield f"nodes {nodes}", SearchLimits(nodes=nodes)
-    yield "depth 3", SearchLimits(depth=3)
-    yield "movetime", SearchLimits(movetime=0.15)
-    yield "byoyomi", SearchLimits(time_left=0.0, byoyomi=0.2)
+        yield f"nodes {nodes}", Limit(nodes=nodes)
+    yield "depth 3", Limit(depth=3)
+    yield "movetime", Limit(time=0.15)
+    yield "byoyomi", Limit(btime=0, wtime=0, byoyomi=0.2)
 
 
 def test_the_last_report_is_the_line_and_score_of_the_move_played() -> None:
@@ -51,28 +53,29 @@ def test_the_last_report_is_the_line_and_score_of_the_move_played() -> None:
     for sfen in POSITIONS:
         engine = Engine(8, seed=0)
         for name, limits in _limits():
-            infos: list[SearchInfo] = []
+            infos: list[InfoDict] = []
             result = engine.search(Board(sfen), limits, on_info=infos.append)
             assert infos, name
             last = infos[-1]
             assert last is result.info, f"{name} in {sfen}: the answer's own report did not come last"
-            assert last.pv, name
-            assert last.pv[0] == result.move, f"{name} in {sfen}: last pv {last.pv[0]} but played {result.move}"
-            assert last.score_cp is not None or last.score_mate is not None, name
-            interrupted += not last.complete
+            assert last["pv"], name
+            assert last["pv"][0] == result.move, f"{name} in {sfen}: last pv {last['pv'][0]} but played {result.move}"
+            assert "score" in last, name
+            # Completed iterations report depths 1, 2, ...: a deeper last report is from an unfinished one.
+            interrupted += last["depth"] > max((info["depth"] for info in infos[:-1]), default=0)
     assert interrupted >= 10  # the interesting case, a move chosen inside an unfinished iteration, was met
 
 
 def test_a_search_stopped_from_outside_reports_its_answer_last() -> None:
     for sfen in POSITIONS:
         stop = threading.Event()
-        infos: list[SearchInfo] = []
+        infos: list[InfoDict] = []
         timer = threading.Timer(0.2, stop.set)
         timer.start()
-        result = Engine(8, seed=0).search(Board(sfen), SearchLimits(infinite=True), stop=stop, on_info=infos.append)
+        result = Engine(8, seed=0).search(Board(sfen), Limit(infinite=True), stop=stop, on_info=infos.append)
         timer.cancel()
         assert infos[-1] is result.info
-        assert infos[-1].pv[0] == result.move
+        assert infos[-1]["pv"][0] == result.move
 
 
 def test_a_fail_high_answer_is_reported_as_a_lower_bound() -> None:
@@ -83,7 +86,6 @@ def test_a_fail_high_answer_is_reported_as_a_lower_bound() -> None:
     from shogiban.engine.levels import profile
     from shogiban.engine.search import INF, Searcher
     from shogiban.engine.timeman import TimePlan
-    from shogiban.usi.backend import info_from_search
 
     board = Board(POSITIONS[0])
     searcher = Searcher(board.copy(), profile(8), {}, 100_000, [0] * 65536, random.Random(0),
@@ -97,35 +99,35 @@ def test_a_fail_high_answer_is_reported_as_a_lower_bound() -> None:
     score, code = searcher.root(moves, 2, exact - 600, exact - 500)  # the best move fails high at once
     assert score >= exact - 500
     report = searcher._current_info()
-    assert report.lowerbound
-    assert not report.complete
-    assert report.pv[0] == Move.from_code(code)
-    assert info_from_search(report)["score"].lowerbound
+    assert report["score"].relative.lowerbound
+    assert report["depth"] == 2  # the iteration in progress
+    assert report["pv"][0] == Move.from_code(code)
+    assert " lowerbound" in format_info(report)  # and the USI score sent from it says so
 
 
 def test_reports_come_at_least_every_second_in_a_long_think() -> None:
     clock = FakeClock(step=0.05)  # a read every 64 nodes: 20 s of fake time in about 25,000 nodes
-    infos: list[SearchInfo] = []
-    result = Engine(8, seed=0, clock=clock).search(Board(POSITIONS[0]), SearchLimits(movetime=20.0),
+    infos: list[InfoDict] = []
+    result = Engine(8, seed=0, clock=clock).search(Board(POSITIONS[0]), Limit(time=20.0),
                                                    on_info=infos.append)
-    times = [0.0] + [info.time for info in infos]
+    times = [0.0] + [info["time"] for info in infos]
     gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
     assert max(gaps) <= INFO_INTERVAL + 0.2, gaps
     assert times[-1] >= 19.0
     assert infos[-1] is result.info
-    assert any(not info.complete for info in infos[:-1])  # reports from inside an iteration
+    # Completed iterations report each depth once: a repeated depth is a report from inside one.
+    assert len({info["depth"] for info in infos}) < len(infos)
 
 
 def test_time_counts_from_when_the_moves_clock_started() -> None:
     clock = FakeClock(step=0.001)
     started = clock.now - 0.9  # the server received go 0.9 s ago
-    result = Engine(8, seed=0, clock=clock).search(Board(POSITIONS[1]), SearchLimits(movetime=1.0, started=started))
-    assert result.info is not None
-    assert result.info.time >= 0.9  # reported from when the clock started
+    result = Engine(8, seed=0, clock=clock).search(Board(POSITIONS[1]), Limit(time=1.0), started=started)
+    assert result.info["time"] >= 0.9  # reported from when the clock started
     # The search had what was left of its second, about 60 clock reads, not a whole second's 1,000.
     assert clock.reads < 300, clock.reads
     fresh = FakeClock(step=0.001)
-    Engine(8, seed=0, clock=fresh).search(Board(POSITIONS[1]), SearchLimits(movetime=1.0))
+    Engine(8, seed=0, clock=fresh).search(Board(POSITIONS[1]), Limit(time=1.0))
     assert fresh.reads > 3 * clock.reads
 
 
@@ -134,10 +136,9 @@ def test_searchmoves_restrict_the_root(level: int) -> None:
     board = Board()
     allowed = (Move.from_usi("1g1f"), Move.from_usi("9g9f"))
     for depth in (1, 3):
-        result = Engine(level, seed=0).search(board, SearchLimits(depth=depth, searchmoves=allowed))
+        result = Engine(level, seed=0).search(board, Limit(depth=depth), searchmoves=allowed)
         assert result.move in allowed
-        assert result.info is not None
-        assert result.info.pv[0] in allowed
+        assert result.info["pv"][0] in allowed
     only_illegal = (Move.from_usi("1a1b"), Move.from_usi("5e5d"))
-    fallback = Engine(level, seed=0).search(board, SearchLimits(depth=1, searchmoves=only_illegal))
+    fallback = Engine(level, seed=0).search(board, Limit(depth=1), searchmoves=only_illegal)
     assert fallback.move in board.legal_moves

@@ -1,4 +1,5 @@
-"""Time management arithmetic: movetime, byoyomi, Fischer increment and sudden death."""
+"""Time management arithmetic: movetime, byoyomi, Fischer increment and sudden death, from the
+USI-style :class:`Limit` (``btime``/``wtime`` without the increment of the move)."""
 
 from __future__ import annotations
 
@@ -6,25 +7,29 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shogiban.engine import SearchLimits, plan_time
+from shogiban import Color
+from shogiban.engine import plan_time
 from shogiban.engine.timeman import HARD_FACTOR, MINIMUM, MOVE_OVERHEAD, OVERHEAD_FRACTION, moves_to_go
+from shogiban.engines import Limit
+
+B = Color.BLACK
 
 
 def test_infinite_and_pure_depth_have_no_time_limit() -> None:
-    assert plan_time(SearchLimits(infinite=True)).hard is None
-    assert plan_time(SearchLimits(depth=4)).hard is None
-    assert plan_time(SearchLimits(nodes=1000)).soft is None
+    assert plan_time(Limit(infinite=True), B).hard is None
+    assert plan_time(Limit(depth=4), B).hard is None
+    assert plan_time(Limit(nodes=1000), B).soft is None
 
 
 def test_no_limit_at_all_thinks_about_a_second() -> None:
-    plan = plan_time(SearchLimits())
+    plan = plan_time(Limit(), B)
     assert plan.soft is not None
     assert plan.hard is not None
     assert 0.5 <= plan.hard <= 1.0
 
 
 def test_movetime_is_spent_exactly() -> None:
-    plan = plan_time(SearchLimits(movetime=2.0))
+    plan = plan_time(Limit(time=2.0), B)
     assert plan.exact
     assert plan.soft == plan.hard
     assert plan.hard is not None
@@ -32,23 +37,23 @@ def test_movetime_is_spent_exactly() -> None:
 
 
 def test_movetime_wins_over_the_clock() -> None:
-    plan = plan_time(SearchLimits(movetime=0.5, time_left=600.0))
+    plan = plan_time(Limit(time=0.5, btime=600.0, wtime=0), B)
     assert plan.exact
     assert plan.hard is not None
     assert plan.hard < 0.5
 
 
 def test_byoyomi_only_uses_the_period_less_the_margin() -> None:
-    plan = plan_time(SearchLimits(time_left=0.0, byoyomi=10.0))
+    plan = plan_time(Limit(btime=0.0, wtime=0, byoyomi=10.0), B)
     assert plan.hard == pytest.approx(10.0 - MOVE_OVERHEAD)
     assert plan.soft == plan.hard  # level 8: the whole period
-    weak = plan_time(SearchLimits(time_left=0.0, byoyomi=10.0), time_factor=0.2)
+    weak = plan_time(Limit(btime=0.0, wtime=0, byoyomi=10.0), B, time_factor=0.2)
     assert weak.soft == pytest.approx(0.2 * (10.0 - MOVE_OVERHEAD))
     assert weak.hard == plan.hard
 
 
 def test_main_time_with_byoyomi_adds_the_free_period() -> None:
-    plan = plan_time(SearchLimits(time_left=300.0, byoyomi=10.0), ply=0)
+    plan = plan_time(Limit(btime=300.0, wtime=0, byoyomi=10.0), B, ply=0)
     assert plan.soft == pytest.approx(300.0 / moves_to_go(0) + 10.0)
     assert plan.soft is not None
     assert plan.hard is not None
@@ -56,30 +61,30 @@ def test_main_time_with_byoyomi_adds_the_free_period() -> None:
 
 
 def test_sudden_death_spreads_the_main_time() -> None:
-    plan = plan_time(SearchLimits(time_left=600.0), ply=40)
+    plan = plan_time(Limit(btime=600.0, wtime=0), B, ply=40)
     assert plan.soft == pytest.approx(600.0 / moves_to_go(40))
     assert plan.hard is not None
     assert plan.hard <= 600.0 * 0.25
-    late = plan_time(SearchLimits(time_left=60.0), ply=200)
+    late = plan_time(Limit(btime=60.0, wtime=0), B, ply=200)
     assert late.soft == pytest.approx(60.0 / 20)
 
 
 def test_fischer_increment_is_mostly_spent() -> None:
-    plan = plan_time(SearchLimits(time_left=60.0, increment=5.0), ply=0)
+    plan = plan_time(Limit(btime=55, wtime=0, binc=5.0, winc=5.0), B, ply=0)
     assert plan.soft == pytest.approx(60.0 / moves_to_go(0) + 4.0)
-    # The increment arrives after the move: a nearly empty clock may not borrow it.
-    short = plan_time(SearchLimits(time_left=0.5, increment=5.0))
+    # This move's increment may be spent now (USI leaves it out of btime), later ones not yet.
+    short = plan_time(Limit(btime=0, wtime=0, binc=0.5, winc=0.5), B)
     assert short.hard is not None
     assert short.hard <= 0.5 - min(MOVE_OVERHEAD, 0.5 * OVERHEAD_FRACTION) + 1e-9
 
 
 def test_a_short_byoyomi_keeps_a_margin_for_a_loaded_machine() -> None:
-    plan = plan_time(SearchLimits(time_left=0.0, byoyomi=0.3))
+    plan = plan_time(Limit(btime=0.0, wtime=0, byoyomi=0.3), B)
     assert plan.hard == pytest.approx(0.18)  # 120 ms kept back of 300 ms
 
 
 def test_an_empty_clock_still_allows_a_minimal_search() -> None:
-    plan = plan_time(SearchLimits(time_left=0.0, byoyomi=0.0, increment=0.001))
+    plan = plan_time(Limit(btime=0, wtime=0, byoyomi=0.0, binc=0.001, winc=0.001), B)
     assert plan.hard == MINIMUM
     assert plan.soft == MINIMUM
 
@@ -92,25 +97,32 @@ def test_an_empty_clock_still_allows_a_minimal_search() -> None:
     factor=st.floats(0.05, 1.0),
 )
 def test_plans_never_overrun_the_clock(main: float, byoyomi: float, increment: float, ply: int, factor: float) -> None:
-    limits = SearchLimits(time_left=main, byoyomi=byoyomi, increment=increment)
-    plan = plan_time(limits, ply=ply, time_factor=factor)
+    limits = Limit(btime=main, wtime=0, byoyomi=byoyomi, binc=increment, winc=increment)
+    plan = plan_time(limits, B, ply=ply, time_factor=factor)
     assert plan.soft is not None
     assert plan.hard is not None
     assert MINIMUM <= plan.soft <= plan.hard
-    available = main + byoyomi
+    available = main + increment + byoyomi  # this move's increment is spendable now
     # Always inside what the clock holds now, minus a margin (the increment comes later).
     assert plan.hard <= max(MINIMUM, available - min(MOVE_OVERHEAD, available * OVERHEAD_FRACTION)) + 1e-9
-    if main > 0:  # (byoyomi alone cannot be saved for later: the whole period is the limit)
+    if main + increment > 0:  # (byoyomi alone cannot be saved for later: the whole period is the limit)
         # An iteration may overrun the target only as far as the search would stretch it.
         assert plan.hard <= plan.soft * HARD_FACTOR + 1e-9
 
 
-@pytest.mark.parametrize("limits", [SearchLimits(time_left=60.0, byoyomi=2.0),
-                                    SearchLimits(time_left=60.0, increment=2.0)])
-def test_the_hard_limit_stays_proportionate_at_60_s_plus_2_s(limits: SearchLimits) -> None:
+@pytest.mark.parametrize("limits", [Limit(btime=60.0, wtime=0, byoyomi=2.0),
+                                    Limit(btime=58, wtime=0, binc=2.0, winc=2.0)])
+def test_the_hard_limit_stays_proportionate_at_60_s_plus_2_s(limits: Limit) -> None:
     """A hard limit of four times the target let one move think 10.5 s in silence at 60 s + 2 s."""
-    plan = plan_time(limits, ply=0)
+    plan = plan_time(limits, B, ply=0)
     assert plan.soft is not None
     assert plan.hard is not None
     assert plan.hard <= HARD_FACTOR * plan.soft + 1e-9
     assert plan.hard < 7.0
+
+
+def test_the_clock_of_the_side_to_move_counts_with_the_increment_of_its_move() -> None:
+    limit = Limit(btime=33, wtime=30, binc=5, winc=5)  # as USI sends it: without this move's increment
+    assert limit.main_time(Color.WHITE) == 35.0
+    assert plan_time(limit, Color.WHITE).soft == pytest.approx(35.0 / moves_to_go(0) + 4.0)
+    assert plan_time(limit, Color.BLACK).soft == pytest.approx(38.0 / moves_to_go(0) + 4.0)

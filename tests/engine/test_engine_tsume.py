@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from shogiban import Board
-from shogiban.engine import Engine, SearchLimits
+from shogiban.engine import Engine
+from shogiban.engines import Limit
 
 
 def _rows(shared_data: Path, prefix: str, length: int, count: int) -> list[tuple[str, str, str]]:
@@ -65,11 +66,10 @@ def test_mate_in_one(shared_data: Path, engine: Engine) -> None:
     for ident, sfen, _solution in rows:
         board = Board(sfen)
         engine.new_game()
-        result = engine.search(board, SearchLimits(depth=2))
+        result = engine.search(board, Limit(depth=2))
         assert result.move is not None, ident
         assert result.move.usi() in _mates_in_one(board), ident
-        assert result.info is not None
-        assert result.info.score_mate == 1, ident
+        assert result.info["score"].relative.mate == 1, ident
 
 
 @pytest.mark.parametrize("prefix", ["tanuki-3", "tsumemi-3te", "yaneuraou-mate3"])
@@ -79,10 +79,9 @@ def test_mate_in_three(shared_data: Path, engine: Engine, prefix: str) -> None:
     for ident, sfen, _solution in rows:
         board = Board(sfen)
         engine.new_game()
-        result = engine.search(board, SearchLimits(depth=3))
+        result = engine.search(board, Limit(depth=3))
         assert result.move is not None, ident
-        assert result.info is not None
-        assert result.info.score_mate == 3, (ident, result.info)
+        assert result.info["score"].relative.mate == 3, (ident, result.info)
         assert _forces_mate_in_three(board, result.move.usi()), (ident, result.move)
 
 
@@ -91,6 +90,5 @@ def test_real_game_mate_in_five(shared_data: Path, engine: Engine) -> None:
     rows = _rows(shared_data, "yaneuraou-mate5", 5, 2)
     for ident, sfen, _solution in rows:
         engine.new_game()
-        result = engine.search(Board(sfen), SearchLimits(depth=5))
-        assert result.info is not None
-        assert result.info.score_mate == 5, (ident, result.info)
+        result = engine.search(Board(sfen), Limit(depth=5))
+        assert result.info["score"].relative.mate == 5, (ident, result.info)

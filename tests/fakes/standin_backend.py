@@ -12,8 +12,9 @@ import threading
 import time
 
 from shogiban import Board, Move
-from shogiban.usi.backend import InfoCallback, search_limits
-from shogiban.usi.model import InfoDict, MateResult, PlayResult, Score
+from shogiban.engines import InfoDict, Limit, MateResult, PlayResult, PovScore, Score
+from shogiban.engines.limit import to_seconds
+from shogiban.usi.backend import InfoCallback, go_limit
 from shogiban.usi.wire import GoCommand
 
 STEP = 0.005
@@ -21,13 +22,15 @@ STEP = 0.005
 
 
 class StandInBackend:
-    """See the module docstring.  ``calls`` records what the server asked for."""
+    """See the module docstring.  ``calls`` records what the server asked for, ``limits`` the
+    limit of each search.  With ``multipv`` n, each pretend depth reports n distinct lines."""
 
     def __init__(self, seed: int = 1) -> None:
         self.level = 8
         self.hash_mb = 64
+        self.multipv = 1
         self.calls: list[str] = []
-        self.limits: list[dict[str, object]] = []
+        self.limits: list[Limit] = []
         self._random = random.Random(seed)
 
     def prepare(self) -> None:
@@ -52,32 +55,39 @@ class StandInBackend:
         return self._random.choice(sorted(moves, key=Move.usi))
 
     def search(self, board: Board, go: GoCommand, *, stop: threading.Event, on_info: InfoCallback) -> PlayResult:
-        limits = search_limits(go, board.turn)
-        self.limits.append(limits)
+        limit = go_limit(go)
+        self.limits.append(limit)
         self.calls.append("search")
         move = self._choose(board)
         if move is None:
             return PlayResult(None, resigned=True)
+        allowed = [m for m in go.searchmoves if board.is_legal(m)] or list(board.legal_moves)
+        if move not in allowed:
+            move = min(allowed, key=Move.usi)
         after = board.copy(stack=False)
         after.push(move)
         ponder = self._choose(after)
-        budget = 0.02 if "movetime" not in limits else min(0.05, float(limits["movetime"]))
-        max_depth = int(limits.get("depth", 99))
+        others = sorted((m for m in allowed if m != move), key=Move.usi)[: self.multipv - 1]
+        budget = 0.02 if limit.time is None else min(0.05, to_seconds(limit.time))
+        max_depth = limit.depth or 99
         start = time.monotonic()
         depth = 0
         info = InfoDict()
         while not stop.is_set():
             depth += 1
             nodes = 100 * depth
-            pv = [move] + ([ponder] if ponder is not None else [])
-            info = InfoDict(depth=depth, seldepth=depth, time=time.monotonic() - start, nodes=nodes,
-                            nps=int(nodes / max(time.monotonic() - start, 1e-3)), score=Score(cp=10 * depth), pv=pv)
-            on_info(info)
-            if depth >= max_depth or (not limits.get("infinite") and time.monotonic() - start >= budget):
+            lines = [[move] + ([ponder] if ponder is not None else []), *([other] for other in others)]
+            for rank, pv in reversed(list(enumerate(lines, 1))):  # line 1 last: the answer's own
+                info = InfoDict(depth=depth, seldepth=depth, time=time.monotonic() - start, nodes=nodes,
+                                nps=int(nodes / max(time.monotonic() - start, 1e-3)),
+                                score=PovScore(Score(cp=10 * depth - rank), board.turn), pv=pv)
+                if self.multipv > 1:
+                    info["multipv"] = rank
+                on_info(info)
+            if depth >= max_depth or (not limit.infinite and time.monotonic() - start >= budget):
                 break
             stop.wait(STEP)
         return PlayResult(move, ponder, info)
-
     def mate(self, board: Board, timeout: float | None, *, stop: threading.Event) -> MateResult:
         self.calls.append(f"mate {timeout}")
         for move in board.legal_moves:

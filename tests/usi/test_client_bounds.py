@@ -12,10 +12,11 @@ from collections.abc import Callable
 import pytest
 from usi_fakes import HANDSHAKE, Fake
 
-from shogiban import Board, Move
-from shogiban.usi import Limit, Score, SimpleEngine
-from shogiban.usi.buffers import MAX_LINE_BYTES, MAX_QUEUED_INFOS, InfoQueue, LineBuffer
-from shogiban.usi.model import InfoDict
+from shogiban import Board, Color, Move
+from shogiban.engines import InfoDict
+from shogiban.engines.analysis import MAX_QUEUED_INFOS, InfoQueue
+from shogiban.usi import Limit, PovScore, Score, SimpleEngine
+from shogiban.usi.buffers import MAX_LINE_BYTES, LineBuffer
 from shogiban.usi.protocol import MAX_MULTIPV, MAX_OPTIONS, MAX_WARNINGS, STDERR_LINE_CHARS, UsiProtocol, _Search
 
 FakeFactory = Callable[[str], Fake]
@@ -47,7 +48,7 @@ def test_play_under_an_info_flood_keeps_only_the_merged_latest_info(fake: FakeFa
         finally:
             tracemalloc.stop()
     assert result.move == Move.from_usi("2g2f")
-    assert result.info == {"depth": 4, "seldepth": 5, "nodes": 900, "score": Score(cp=7),
+    assert result.info == {"depth": 4, "seldepth": 5, "nodes": 900, "score": PovScore(Score(cp=7), Color.BLACK),
                            "pv": [Move.from_usi("2g2f"), Move.from_usi("8c8d")]}
     # Keeping every info would take well over 10 MB; the pipe's chunks and one parsed line remain.
     assert peak < 3_000_000, f"{peak / 1e6:.1f} MB traced during a flood of {FLOOD} info lines"
@@ -82,7 +83,7 @@ def test_a_lagging_analysis_reader_gets_the_latest_lines_in_bounded_memory(fake:
         (2, 9, None), (1, 9, None), (None, None, "done")]
     assert any(info.get("multipv") == 3 for info in seen)
     assert analysis.multipv[0]["depth"] == 9
-    assert analysis.multipv[2]["score"] == Score(cp=3)
+    assert analysis.multipv[2]["score"].relative == Score(cp=3)
 
 
 def test_info_queue_keeps_the_latest_of_each_line_past_its_bound() -> None:
@@ -121,7 +122,7 @@ def test_overlong_lines_are_dropped_and_the_engine_stays_usable(fake: FakeFactor
         result = engine.play(Board(), Limit(depth=1))
         assert engine.protocol._stdout.dropped == 2
     assert result.move == Move.from_usi("2g2f")
-    assert result.info == {"depth": 1, "score": Score(cp=2), "pv": [Move.from_usi("2g2f")]}
+    assert result.info == {"depth": 1, "score": PovScore(Score(cp=2), Color.BLACK), "pv": [Move.from_usi("2g2f")]}
     engine_fake.assert_complete()
 
 
@@ -209,5 +210,5 @@ def test_pvs_are_checked_when_read_and_cut_before_an_illegal_move(fake: FakeFact
         assert second["pv"] == []  # 7g7g is not a move at all
         analysis.stop()
         assert analysis.wait().move == Move.from_usi("7g7f")
-        assert analysis.info["score"] == Score(cp=4)
+        assert analysis.info["score"].relative == Score(cp=4)
     engine_fake.assert_complete()

@@ -11,10 +11,10 @@ import pytest
 from usi_fakes import HANDSHAKE, Fake
 
 from shogiban import Board
+from shogiban.engines import Limit
 from shogiban.play.players import UsiEnginePlayer
 from shogiban.usi.clocks import DEFAULT_MOVETIME, ClockState, engine_limit
 from shogiban.usi.match import TimeControl
-from shogiban.usi.model import Limit
 from shogiban.web.players import ThinkRequest, UsiEngines
 
 FakeFactory = Callable[[str], Fake]

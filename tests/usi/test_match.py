@@ -12,10 +12,10 @@ from usi_fakes import HANDSHAKE, make_fake
 
 from shogiban import Board, Color, Move, Termination
 from shogiban.cli import main as cli_main
+from shogiban.engines import Limit, PlayResult
 from shogiban.errors import EngineError, EngineTerminatedError
 from shogiban.kifu import Result, ResultKind, read_game
 from shogiban.usi.match import GameResult, Match, MatchConfig, MatchScore, TimeControl, play_game, random_opening
-from shogiban.usi.model import Limit, PlayResult
 
 DECLARE_SFEN = "4K4/9/9/9/9/9/+r+bgggg+b+r1/ssssk4/9 w - 1"
 

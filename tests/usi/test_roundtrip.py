@@ -68,8 +68,9 @@ def test_builtin_usi_plays_a_game_against_itself() -> None:
             assert result.move is not None
             assert "score" in result.info
             board.push_legal(result.move)
-        infos = engine.analyse(board, Limit(depth=2))
-        assert infos[0]["pv"][0] in board.legal_moves
+        info = engine.analyse(board, Limit(depth=2))
+        assert info["pv"][0] in board.legal_moves
+        assert "multipv" not in info  # one line unless asked for more
     assert len(board.move_stack) == 10
 
 

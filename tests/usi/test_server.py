@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from server_harness import Harness
 from standin_backend import StandInBackend
 
-from shogiban import Board
-from shogiban.usi.model import MateResult, PlayResult
+from shogiban import Board, Color
+from shogiban.engines import Limit, MateResult, PlayResult
+from shogiban.engines.builtin import MAX_MULTIPV
 from shogiban.usi.server import UsiServer, format_info
 from shogiban.usi.wire import GoCommand, position_command
 
@@ -77,6 +78,19 @@ def test_setoption(usi: Harness, backend: StandInBackend) -> None:
     assert "invalid setoption command" in errors[3]
 
 
+def test_multipv_option_reports_ranked_lines(usi: Harness, backend: StandInBackend) -> None:
+    usi.send("usi")
+    assert f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}" in usi.out
+    usi.send("setoption name MultiPV value 3", f"setoption name MultiPV value {MAX_MULTIPV + 1}")
+    assert backend.multipv == 3
+    assert len(usi.lines("info string error:")) == 1
+    usi.send("position startpos", "go depth 2")
+    usi.wait_for("bestmove")
+    ranked = [line for line in usi.lines("info depth 2") if " multipv " in line]
+    assert sorted(line.split(" multipv ")[1].split()[0] for line in ranked) == ["1", "2", "3"]
+    assert len({line.split(" pv ")[1].split()[0] for line in ranked}) == 3
+
+
 def test_go_limits_for_the_side_to_move(usi: Harness, backend: StandInBackend) -> None:
     usi.send("position startpos moves 2g2f", "go btime 33000 wtime 30000 binc 5000 winc 5000")
     usi.wait_for("bestmove")
@@ -85,10 +99,11 @@ def test_go_limits_for_the_side_to_move(usi: Harness, backend: StandInBackend) -
     usi.send("go movetime 20 depth 2 nodes 500")
     usi.wait_for("bestmove", 3)
     assert backend.limits == [
-        {"time_left": 35.0, "byoyomi": 0.0, "increment": 5.0},  # the increment of this move may be spent
-        {"time_left": 30.0, "byoyomi": 1.0, "increment": 0.0},
-        {"movetime": 0.02, "depth": 2, "nodes": 500},
+        Limit(btime=33, wtime=30, binc=5, winc=5),
+        Limit(btime=30, wtime=0, byoyomi=1),
+        Limit(time=0.02, depth=2, nodes=500),
     ]
+    assert backend.limits[0].main_time(Color.WHITE) == 35.0  # the increment of this move may be spent
 
 
 def test_every_go_gets_one_legal_bestmove(usi: Harness) -> None:
@@ -112,10 +127,11 @@ def test_ponder_hit_searches_again_with_the_clock(usi: Harness, backend: StandIn
     usi.send("position startpos moves 2g2f 8c8d 2f2e", "go ponder")
     settle()
     assert usi.lines("bestmove") == []
-    assert backend.limits == [{"infinite": True}]
+    assert backend.limits == [Limit(infinite=True)]
     usi.send("ponderhit btime 36000 wtime 34000 binc 5000 winc 5000")
     usi.wait_for("bestmove")
-    assert backend.limits[1] == {"time_left": 39.0, "byoyomi": 0.0, "increment": 5.0}
+    assert backend.limits[1] == Limit(btime=36, wtime=34, binc=5, winc=5)
+    assert backend.limits[1].main_time(Color.WHITE) == 39.0
     settle()
     assert len(usi.lines("bestmove")) == 1
 
@@ -210,7 +226,7 @@ def test_bad_numbers_in_go_are_reported_and_skipped(usi: Harness, backend: Stand
     assert "btime 'abc'" in errors[0]
     assert "byoyomi '-5'" in errors[1]
     assert "'depth' needs a number" in errors[2]
-    assert backend.limits == [{"time_left": 0.0, "byoyomi": 0.0, "increment": 0.0}]
+    assert backend.limits == [Limit(btime=0, wtime=1)]
 
 
 def test_unknown_commands_and_crlf(usi: Harness) -> None:
@@ -265,12 +281,13 @@ def test_run_stops_at_quit_and_at_end_of_input() -> None:
 
 
 def test_format_info_round_trips_through_the_client_parser() -> None:
-    from shogiban import Move
-    from shogiban.usi.model import Score
+    from shogiban import Color, Move
+    from shogiban.engines import PovScore, Score
     from shogiban.usi.wire import parse_info
 
+    score = PovScore(Score(cp=-30, upperbound=True), Color.BLACK)
     info = {"depth": 5, "seldepth": 7, "time": 1.234, "nodes": 12345, "nps": 10000, "hashfull": 12,
-            "score": Score(cp=-30, upperbound=True), "pv": [Move.from_usi("7g7f"), Move.from_usi("3c3d")]}
+            "score": score, "pv": [Move.from_usi("7g7f"), Move.from_usi("3c3d")]}
     line = format_info(info)  # type: ignore[arg-type]
     assert line == (
         "info depth 5 seldepth 7 time 1234 nodes 12345 nps 10000 hashfull 12 score cp -30 upperbound pv 7g7f 3c3d"

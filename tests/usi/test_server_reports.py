@@ -14,8 +14,8 @@ from server_harness import Harness
 from standin_backend import StandInBackend
 
 from shogiban import Board, Move
-from shogiban.usi.backend import BuiltinBackend, InfoCallback, search_limits
-from shogiban.usi.model import InfoDict, PlayResult, Score
+from shogiban.engines import InfoDict, Limit, PlayResult, PovScore, Score
+from shogiban.usi.backend import BuiltinBackend, InfoCallback, go_limit
 from shogiban.usi.server import UsiServer, format_info, read_lines
 from shogiban.usi.wire import GoCommand, parse_go
 
@@ -88,8 +88,9 @@ class LastWordElsewhere(StandInBackend):
         self.own_info = own_info
 
     def search(self, board: Board, go: GoCommand, *, stop: threading.Event, on_info: InfoCallback) -> PlayResult:
-        on_info(InfoDict(depth=5, score=Score(cp=300), pv=[Move.from_usi("2g2f")]))
-        info = InfoDict(depth=4, score=Score(cp=-50), pv=[Move.from_usi("7g7f")]) if self.own_info else InfoDict()
+        on_info(InfoDict(depth=5, score=PovScore(Score(cp=300), board.turn), pv=[Move.from_usi("2g2f")]))
+        own = InfoDict(depth=4, score=PovScore(Score(cp=-50), board.turn), pv=[Move.from_usi("7g7f")])
+        info = own if self.own_info else InfoDict()
         return PlayResult(Move.from_usi("7g7f"), None, info)
 
 
@@ -183,7 +184,8 @@ def test_ponderhit_is_handled_at_once_while_the_ponder_search_stops() -> None:
 
 def test_the_increment_of_the_move_being_played_is_spent() -> None:
     go = parse_go("btime 0 wtime 0 binc 1000 winc 1000")
-    assert search_limits(go, Board().turn) == {"time_left": 1.0, "byoyomi": 0.0, "increment": 1.0}
+    assert go_limit(go) == Limit(btime=0, wtime=0, binc=1, winc=1)
+    assert go_limit(go).main_time(Board().turn) == 1.0
     backend = RecordingBackend()
     usi = Harness(backend)
     try:

@@ -11,9 +11,9 @@ from datetime import timedelta
 import pytest
 from usi_fakes import HANDSHAKE, Fake
 
-from shogiban import Board, Move
+from shogiban import Board, Color, Move
 from shogiban.errors import EngineError, EngineTerminatedError
-from shogiban.usi import EngineMoveError, Limit, Score, SimpleEngine, popen_usi
+from shogiban.usi import EngineMoveError, Limit, PovScore, Score, SimpleEngine, popen_usi
 
 FakeFactory = Callable[[str], Fake]
 
@@ -130,7 +130,8 @@ def test_play_sends_each_limit(fake: FakeFactory, limit: Limit, go: str) -> None
     assert result.info["depth"] == 2
     assert result.info["seldepth"] == 2
     assert result.info["nodes"] == 100
-    assert result.info["score"] == Score(cp=-20, lowerbound=True)
+    assert result.info["score"] == PovScore(Score(cp=-20, lowerbound=True), Color.WHITE)
+    assert result.info["score"].black() == Score(cp=20, upperbound=True)
     assert result.info["pv"] == [Move.from_usi("8c8d")]
     assert result.info["time"] == pytest.approx(0.005)
     engine_fake.assert_complete()
@@ -265,9 +266,9 @@ def test_analyse_multipv_then_play_restores_it(fake: FakeFactory) -> None:
         assert [info["multipv"] for info in infos] == [1, 2, 3]
         assert [info["depth"] for info in infos] == [2, 2, 2]
         assert infos[0]["pv"] == [Move.from_usi("7g7f"), Move.from_usi("3c3d")]
-        assert infos[1]["score"] == Score(cp=41)
+        assert infos[1]["score"].relative == Score(cp=41)
         assert infos[2]["score"].is_mate()
-        assert infos[2]["score"].mate == -5
+        assert infos[2]["score"].relative.mate == -5
         assert engine.play(Board(), Limit(depth=1)).move == Move.from_usi("7g7f")
     engine_fake.assert_complete()
 
@@ -291,7 +292,7 @@ def test_analysis_streams_until_stopped(fake: FakeFactory) -> None:
                 if info["depth"] == 3:
                     analysis.stop()
             assert analysis.wait().move == Move.from_usi("2g2f")
-            assert analysis.info["score"] == Score(cp=30)
+            assert analysis.info["score"].relative == Score(cp=30)
         assert seen == [1, 2, 3]
     engine_fake.assert_complete()
 
@@ -312,7 +313,7 @@ def test_async_api(fake: FakeFactory) -> None:
         seen: list[object] = []
         async with await engine.analysis(Board()) as analysis:
             async for info in analysis:
-                seen.append(info.get("score") or info.get("string"))
+                seen.append(info["score"].relative if "score" in info else info.get("string"))
                 if "string" in info:
                     break
         await engine.quit()
@@ -360,6 +361,32 @@ def test_mate_answers(fake: FakeFactory) -> None:
     engine_fake.assert_complete()
 
 
+def test_searchmoves_and_a_mate_limit_reach_the_engine(fake: FakeFactory) -> None:
+    engine_fake = fake(HANDSHAKE + READY + """\
+        < position startpos
+        < go depth 2 searchmoves 1g1f 9g9f
+        > info depth 2 score cp 3 pv 9g9f
+        > bestmove 9g9f
+        < position startpos
+        < go btime 0 wtime 0 byoyomi 1000 searchmoves 1g1f
+        > bestmove 1g1f
+        < position startpos
+        < go mate 2000
+        > checkmate nomate
+        < position startpos
+        < go mate infinite
+        > checkmate nomate
+        < quit
+        """)
+    with SimpleEngine.popen_usi(engine_fake.command) as engine:
+        allowed = [Move.from_usi("1g1f"), Move.from_usi("9g9f")]
+        assert engine.play(Board(), Limit(depth=2), searchmoves=allowed).move == allowed[1]
+        assert engine.play(Board(), Limit(byoyomi=1), searchmoves=allowed[:1]).move == allowed[0]
+        assert engine.mate(Board(), Limit(time=2)).status == "nomate"
+        assert engine.mate(Board(), Limit(depth=9)).status == "nomate"  # no time: as long as it takes
+    engine_fake.assert_complete()
+
+
 # -- encodings and garbage ----------------------------------------------------------------------
 
 
@@ -391,7 +418,8 @@ def test_cp932_name_and_garbage_lines_are_tolerated(fake: FakeFactory) -> None:
         assert engine.name == "技巧"
         result = engine.play(Board(), Limit(byoyomi=0.1))
         assert result.move == Move.from_usi("7g7f")
-        assert result.info == {"depth": 2, "score": Score(cp=5), "pv": [Move.from_usi("7g7f")]}
+        score = PovScore(Score(cp=5), Color.BLACK)
+        assert result.info == {"depth": 2, "score": score, "pv": [Move.from_usi("7g7f")]}
     engine_fake.assert_complete()
 
 

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shogiban import Board, Color, Move
+from shogiban.engines import Limit, Option, PovScore, Score
 from shogiban.errors import EngineError, ShogibanError
-from shogiban.usi.model import Limit, Option, Score
 from shogiban.usi.wire import (
     EngineMoveError,
     parse_bestmove,
@@ -118,8 +118,9 @@ def test_score() -> None:
     assert Score(mate=5).score(mate_score=32000) == 31995
     assert Score(mate=-2).score(mate_score=32000) == -31998
     assert Score(mate=5).score() is None
-    assert Score(cp=7).pov(Color.BLACK, Color.WHITE) == Score(cp=-7)
-    assert parse_info("score mate -0")["score"] == Score(mate=0, winning=False)
+    assert PovScore(Score(cp=7), Color.BLACK).pov(Color.WHITE) == Score(cp=-7)
+    assert parse_info("score mate -0")["score"] == PovScore(Score(mate=0, winning=False), Color.BLACK)
+    assert parse_info("score cp 9", turn=Color.WHITE)["score"].black() == Score(cp=-9)
     with pytest.raises(ValueError, match="neither cp nor mate"):
         Score()
 

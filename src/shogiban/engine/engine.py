@@ -1,8 +1,10 @@
-"""The built-in computer opponent: :class:`Engine` (blocking ``search`` or threaded ``start``).
+"""The built-in computer opponent: :class:`Engine` (blocking ``search`` or threaded ``start``),
+in the engines vocabulary: a :class:`~shogiban.engines.Limit` in, a
+:class:`~shogiban.engines.PlayResult` with :class:`~shogiban.engines.InfoDict` reports out.
 
 >>> from shogiban import Board
 >>> engine = Engine(level=3, seed=1)
->>> result = engine.search(Board(), SearchLimits(depth=1))
+>>> result = engine.search(Board(), Limit(depth=1))
 >>> result.move in Board().legal_moves
 True
 """
@@ -12,15 +14,21 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from shogiban.board import Board
 from shogiban.engine.levels import LevelProfile, profile
-from shogiban.engine.limits import SearchLimits
-from shogiban.engine.results import SearchInfo, SearchResult
 from shogiban.engine.search import TT_ENTRY_BYTES, Searcher, mate_in
 from shogiban.engine.timeman import TimePlan, plan_time
-from shogiban.move import MOVES
+from shogiban.engines.limit import Limit
+from shogiban.engines.results import InfoDict, PlayResult
+from shogiban.move import MOVES, Move
+
+InfoCallback = Callable[[InfoDict], None]
+"""Receives the search's reports (in the search's thread)."""
+
+MAX_MULTIPV = 64
+"""The most principal variations one search reports."""
 
 #: Levels that resign resign only against a mate at most this many plies away, found by a search
 #: at least two plies deeper (so pruning cannot have hidden a defence).
@@ -68,55 +76,75 @@ class Engine:
     def search(
         self,
         board: Board,
-        limits: SearchLimits,
+        limit: Limit,
         *,
         stop: threading.Event | None = None,
-        on_info: Callable[[SearchInfo], None] | None = None,
-    ) -> SearchResult:
-        """Think about *board* (never modified) within *limits* and return the move.
+        on_info: InfoCallback | None = None,
+        searchmoves: Iterable[Move] | None = None,
+        multipv: int = 1,
+        started: float | None = None,
+    ) -> PlayResult:
+        """Think about *board* (never modified) within *limit* and return the move.
 
         Blocks until a limit is reached or *stop* is set (it then returns within about 50 ms).
-        Declares an entering-king win when the board's rule allows it, and resigns (``move``
-        None) only without a legal move or, at levels 5 and up, against a certain short mate.
+        Declares an entering-king win when the board's rule allows it, and resigns only without a
+        legal move or, at levels 5 and up, against a certain short mate.
+
+        :param on_info: gets a report after each iteration, at least every second inside a long
+            one, and last always the line and score of the move returned (``result.info``).
+        :param searchmoves: consider only these root moves (USI ``go searchmoves``); the illegal
+            ones are ignored, and all moves are searched if none is legal.
+        :param multipv: report this many best lines (1..:data:`MAX_MULTIPV`), each with its rank
+            as ``multipv``; the move returned is line 1's.
+        :param started: when this move's time began, on the engine's clock (default: when the
+            search starts); a server passes the moment ``go`` arrived, so its own delays count.
+        :raises ValueError: for a *multipv* out of range.
         """
+        if not isinstance(multipv, int) or not 1 <= multipv <= MAX_MULTIPV:
+            raise ValueError(f"invalid multipv: {multipv!r} (expected 1..{MAX_MULTIPV})")
         with self._lock:
-            return self._search(board, limits, stop, on_info)
+            return self._search(board, limit, stop, on_info, tuple(searchmoves or ()), multipv, started)
 
     def start(
         self,
         board: Board,
-        limits: SearchLimits,
+        limit: Limit,
         *,
-        on_info: Callable[[SearchInfo], None] | None = None,
+        on_info: InfoCallback | None = None,
+        searchmoves: Iterable[Move] | None = None,
+        multipv: int = 1,
     ) -> SearchHandle:
         """Run :meth:`search` in a background thread; the handle stops it and gets the result."""
-        return SearchHandle(self, board, limits, on_info)
+        return SearchHandle(self, board, limit, on_info, tuple(searchmoves or ()), multipv)
 
     # -- internals ---------------------------------------------------------------------------------
 
     def _search(
         self,
         board: Board,
-        limits: SearchLimits,
+        limit: Limit,
         stop: threading.Event | None,
-        on_info: Callable[[SearchInfo], None] | None,
-    ) -> SearchResult:
+        on_info: InfoCallback | None,
+        searchmoves: tuple[Move, ...],
+        multipv: int,
+        started: float | None,
+    ) -> PlayResult:
         prof = self._profile
         pos = board.copy()
         pos._ending = None
         if pos.can_declare_win():
-            return SearchResult(move=None, ponder=None, declare_win=True, info=None)
+            return PlayResult(None, declared_win=True)
         codes = pos._legal_codes()
         if not codes:
-            return SearchResult(move=None, ponder=None, declare_win=False, info=None)
-        if limits.searchmoves:
-            wanted = {move.code for move in limits.searchmoves if move.code in codes}
+            return PlayResult(None, resigned=True)
+        if searchmoves:
+            wanted = {move.code for move in searchmoves if move.code in codes}
             codes = [code for code in codes if code in wanted] or codes
-        plan = self._plan(limits, pos)
+        plan = self._plan(limit, pos)
         level_depth = prof.max_depth
         if level_depth is not None and level_depth > 1 and prof.hurry and self._rng.random() < prof.hurry:
             level_depth -= 1
-        max_depth = _tighter(limits.depth, None if limits.infinite else level_depth)
+        max_depth = _tighter(limit.depth, None if limit.infinite else level_depth)
         searcher = Searcher(
             pos,
             prof,
@@ -126,11 +154,12 @@ class Engine:
             self._rng,
             plan=plan,
             max_depth=max_depth,
-            max_nodes=_tighter(limits.nodes, None if limits.infinite else prof.max_nodes),
+            max_nodes=_tighter(limit.nodes, None if limit.infinite else prof.max_nodes),
             stop=stop,
             on_info=on_info,
             clock=self.clock,
-            start=limits.started,
+            start=started,
+            multipv=multipv,
         )
         moves = self._root_moves(pos, codes)
         code, score, pv, info = searcher.think(moves)
@@ -139,21 +168,22 @@ class Engine:
             move = MOVES[codes[0]]
         ponder = MOVES[pv[1]] if len(pv) > 1 and pv[0] == code else None
         mate = mate_in(score)
+        report = info if info is not None else InfoDict()
         if (
             prof.resigns
             and mate is not None
             and -RESIGN_MATE_PLIES <= mate < 0
             and info is not None
-            and info.depth >= -mate + 2
+            and info["depth"] >= -mate + 2
             and searcher.settled
-            and not limits.infinite
+            and not limit.infinite
         ):
-            return SearchResult(move=None, ponder=None, declare_win=False, info=info)
-        return SearchResult(move=move, ponder=ponder, declare_win=False, info=info)
+            return PlayResult(None, info=report, resigned=True)
+        return PlayResult(move, ponder, report)
 
-    def _plan(self, limits: SearchLimits, board: Board) -> TimePlan:
+    def _plan(self, limit: Limit, board: Board) -> TimePlan:
         prof = self._profile
-        plan = plan_time(limits, ply=board.move_number - 1)
+        plan = plan_time(limit, board.turn, ply=board.move_number - 1)
         if plan.soft is None or plan.hard is None or plan.exact:
             return plan
         soft, hard = plan.soft, plan.hard
@@ -189,15 +219,18 @@ class SearchHandle:
         self,
         engine: Engine,
         board: Board,
-        limits: SearchLimits,
-        on_info: Callable[[SearchInfo], None] | None,
+        limit: Limit,
+        on_info: InfoCallback | None,
+        searchmoves: tuple[Move, ...] = (),
+        multipv: int = 1,
     ) -> None:
         self._stop = threading.Event()
-        self._result: SearchResult | None = None
+        self._result: PlayResult | None = None
         self._error: BaseException | None = None
         board = board.copy()  # the caller may move on while the search runs
         self._thread = threading.Thread(
-            target=self._run, args=(engine, board, limits, on_info), name="shogiban-search", daemon=True
+            target=self._run, args=(engine, board, limit, on_info, searchmoves, multipv), name="shogiban-search",
+            daemon=True,
         )
         self._thread.start()
 
@@ -205,11 +238,15 @@ class SearchHandle:
         self,
         engine: Engine,
         board: Board,
-        limits: SearchLimits,
-        on_info: Callable[[SearchInfo], None] | None,
+        limit: Limit,
+        on_info: InfoCallback | None,
+        searchmoves: tuple[Move, ...],
+        multipv: int,
     ) -> None:
         try:
-            self._result = engine.search(board, limits, stop=self._stop, on_info=on_info)
+            self._result = engine.search(
+                board, limit, stop=self._stop, on_info=on_info, searchmoves=searchmoves, multipv=multipv
+            )
         except BaseException as error:  # handed to result(): the caller's thread re-raises it
             self._error = error
 
@@ -221,7 +258,7 @@ class SearchHandle:
         """Whether the search has finished."""
         return not self._thread.is_alive()
 
-    def result(self, timeout: float | None = None) -> SearchResult:
+    def result(self, timeout: float | None = None) -> PlayResult:
         """Wait for the search (at most *timeout* seconds) and return its result.
 
         :raises TimeoutError: if the search is still running after *timeout*.
@@ -233,5 +270,3 @@ class SearchHandle:
             raise self._error
         assert self._result is not None
         return self._result
-
-

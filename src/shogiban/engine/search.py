@@ -2,7 +2,11 @@
 quiescence, null-move pruning and late-move reductions, on the core's int move codes.
 
 Scores are centipawns for the side to move.  A mate found in the tree scores ``MATE - plies``
-(positive when the side to move mates).  Repetitions score as a draw, or as a loss for the side
+(positive when the side to move mates).  Reports are :class:`~shogiban.engines.InfoDict` dicts.
+
+MultiPV: with ``multipv`` n > 1 each iteration searches the root n times, the k-th time without
+the moves of the k - 1 better lines (at full width), and reports the lines in rank order; with 1
+the search is the plain one.  Repetitions score as a draw, or as a loss for the side
 that gave every check of the cycle (連続王手の千日手); an entering-king declaration scores as a win.
 """
 
@@ -19,8 +23,9 @@ from shogiban.board import Board
 from shogiban.engine.evaluate import MATERIAL, TEMPO, extras, full_score, move_delta
 from shogiban.engine.levels import LevelProfile
 from shogiban.engine.movegen import capture_codes, may_give_check
-from shogiban.engine.results import SearchInfo
 from shogiban.engine.timeman import TimePlan
+from shogiban.engines.results import InfoDict
+from shogiban.engines.score import PovScore, Score
 from shogiban.move import MOVES
 from shogiban.outcome import EnteringKingRule
 from shogiban.rules import declaration_result
@@ -84,11 +89,14 @@ class Searcher:
         max_depth: int | None,
         max_nodes: int | None,
         stop: threading.Event | None,
-        on_info: Callable[[SearchInfo], None] | None,
+        on_info: Callable[[InfoDict], None] | None,
         clock: Callable[[], float] = time.perf_counter,
         start: float | None = None,
+        multipv: int = 1,
     ) -> None:
         self.pos = board
+        self.turn = board.turn
+        self.multipv = max(1, multipv)
         self.profile = profile
         self.tt = tt
         self.tt_limit = tt_limit
@@ -107,10 +115,12 @@ class Searcher:
         #: When this move's time began (the caller may have received ``go`` a while ago).
         self.start = clock() if start is None else start
         self.deadline = self.start + plan.hard if plan.hard is not None else None
-        #: What the search would answer now: (code, score, pv, lowerbound), or None before any.
-        self.best: tuple[int, int, list[int], bool] | None = None
+        #: What the search would answer now: (code, score, pv, depth), or None before any.
+        self.best: tuple[int, int, list[int], int] | None = None
         self.depth = 0
-        self.reported: SearchInfo | None = None
+        #: The MultiPV line being searched (0 for the best one).
+        self.line = 0
+        self.reported: InfoDict | None = None
         self.next_report = self.start + INFO_INTERVAL
         self.noise = profile.noise
         self.noise_key = rng.getrandbits(64) | 1
@@ -187,24 +197,24 @@ class Searcher:
         """Seconds since the search started."""
         return self.clock() - self.start
 
-    def _report(self, info: SearchInfo) -> None:
+    def _report(self, info: InfoDict) -> None:
         """Send *info* to the caller (and wait :data:`INFO_INTERVAL` for the next progress report)."""
         self.reported = info
         self.next_report = self.clock() + INFO_INTERVAL
         if self.on_info is not None:
             self.on_info(info)
 
-    def _current_info(self) -> SearchInfo:
+    def _current_info(self) -> InfoDict:
         """A report from inside an iteration: the best move so far (found in this iteration, else
         the last one), or only the progress before any."""
-        partial = self.partial
+        partial = self.partial if self.line == 0 else None  # other lines' searches exclude the best
         if partial is not None:
             _, score, pv, lower = partial
-            return self.info(self.depth, score, pv, lowerbound=lower, complete=False)
+            return self.info(self.depth, score, pv, lowerbound=lower)
         if self.best is not None:
-            _, score, pv, lower = self.best
-            return self.info(max(1, self.depth - 1), score, pv, lowerbound=lower, complete=False)
-        return self.info(max(1, self.depth), None, [], complete=False)
+            _, score, pv, depth = self.best
+            return self.info(depth, score, pv)
+        return self.info(max(1, self.depth), None, [])
 
     # -- evaluation and rules ------------------------------------------------------------------
 
@@ -547,7 +557,7 @@ class Searcher:
     #: Whether the answer of :meth:`think` comes from a completed iteration.
     settled = False
 
-    def think(self, moves: list[int]) -> tuple[int, int, list[int], SearchInfo | None]:
+    def think(self, moves: list[int]) -> tuple[int, int, list[int], InfoDict | None]:
         """Iterative deepening over the root *moves* until a limit is reached.
 
         Returns (best code, score, principal variation, last report).  When a limit interrupts an
@@ -559,7 +569,8 @@ class Searcher:
         best_code = moves[0]
         best_score = 0
         best_pv: list[int] = [best_code]
-        last: SearchInfo | None = None
+        last: InfoDict | None = None
+        lines: list[InfoDict] = []  # MultiPV: the lines of the last iteration, best first
         stretch = 1.0
         score = 0
         for depth in range(1, self.max_depth + 1):
@@ -573,12 +584,14 @@ class Searcher:
                 # with a lower score than the previous iteration gave (the old best may be refuted).
                 if self.partial is not None:
                     best_code, best_score, best_pv, lower = self.partial
-                    last = self.info(depth, best_score, best_pv, lowerbound=lower, complete=False)
+                    last = self.info(depth, best_score, best_pv, lowerbound=lower)
                     self.settled = False  # not every root move was searched at this depth
                 elif last is None:
-                    last = self.info(depth, None, best_pv, complete=False)  # stopped before any score
+                    last = self.info(depth, None, best_pv)  # stopped before any score
                 else:  # the last iteration's answer stands: report it with the nodes and time spent
-                    last = self.info(last.depth, best_score, best_pv)
+                    last = self.info(last["depth"], best_score, best_pv)
+                if self.multipv > 1:
+                    self._report_rest([last], lines)
                 break
             if code != best_code and depth > 1:
                 stretch = min(2.0, stretch * 1.4)  # the best move changed: think longer
@@ -587,9 +600,15 @@ class Searcher:
             best_code, best_score = code, score
             self.settled = True
             best_pv = list(self.pv[0]) or [code]
-            self.best = (code, score, best_pv, False)
+            self.best = (code, score, best_pv, depth)
             last = self.info(depth, score, best_pv)
             self._report(last)
+            if self.multipv > 1:
+                current = [last]
+                if not self._other_lines(moves, depth, current):
+                    self._report_rest(current, lines)
+                    break
+                lines = current
             if len(moves) == 1 and not plan.exact and plan.soft is not None:
                 break  # a forced move: no need to think
             if abs(score) >= MATE_BOUND and not plan.exact and depth >= (MATE - abs(score)) + 2:
@@ -605,8 +624,51 @@ class Searcher:
                 if elapsed >= soft * 0.55:
                     break
         if last is not None and last is not self.reported:
+            if self.multipv > 1:  # with the nodes and time the other lines took too
+                last = last.copy()
+                elapsed = self.elapsed()
+                last["nodes"], last["time"] = self.nodes, elapsed
+                last["nps"] = int(self.nodes / elapsed) if elapsed > 0 else 0
             self._report(last)  # the answer's own line comes last
         return best_code, best_score, best_pv, last
+
+    def _other_lines(self, moves: list[int], depth: int, current: list[InfoDict]) -> bool:
+        """MultiPV: search the lines after the best one at *depth*, each without the moves of the
+        lines above it (the front of *moves*, which ends in rank order), reporting each and
+        adding it to *current*.  Returns False if a limit stopped the search."""
+        try:
+            for rank in range(2, min(self.multipv, len(moves)) + 1):
+                self.line = rank - 1
+                rest = moves[rank - 1 :]
+                score, code = self.root(rest, depth, -INF, INF)
+                moves[rank - 1 :] = rest  # its best first: the next line starts after it
+                info = self.info(depth, score, list(self.pv[0]) or [code], rank=rank)
+                self._report(info)
+                current.append(info)
+        except SearchStopped:
+            return False
+        finally:
+            self.line = 0
+        return True
+
+    def _report_rest(self, current: list[InfoDict], previous: list[InfoDict]) -> None:
+        """MultiPV, when a limit stopped an iteration: the ranks below *current* (the lines this
+        iteration finished) go to the previous iteration's lines of other moves, reported again
+        under their new ranks so that no move shows twice."""
+        taken = {info["pv"][0] for info in current if info.get("pv")}
+        rank = len(current)
+        for info in previous:
+            if rank >= self.multipv:
+                break
+            pv = info.get("pv")
+            if not pv or pv[0] in taken:
+                continue
+            rank += 1
+            taken.add(pv[0])
+            if info.get("multipv") != rank:
+                info = info.copy()
+                info["multipv"] = rank
+            self._report(info)
 
     def _aspiration(self, moves: list[int], depth: int, guess: int) -> tuple[int, int]:
         """Root search in a window around *guess*, widened on failure."""
@@ -627,22 +689,28 @@ class Searcher:
                 alpha, beta = -INF, INF
 
     def info(
-        self, depth: int, score: int | None, pv: list[int], *, lowerbound: bool = False, complete: bool = True
-    ) -> SearchInfo:
-        """A progress report: after an iteration (*complete*), or from inside one.  A *score* of
-        None means none is known yet."""
+        self, depth: int, score: int | None, pv: list[int], *, lowerbound: bool = False, rank: int = 1
+    ) -> InfoDict:
+        """A progress report of the line *rank* (1 is the best; ``multipv`` is set when several
+        lines are searched).  A *score* of None means none is known yet."""
         elapsed = self.elapsed()
-        mate = None if score is None else mate_in(score)
-        return SearchInfo(
+        info = InfoDict(
             depth=depth,
             seldepth=max(self.seldepth, depth),
             nodes=self.nodes,
             time=elapsed,
             nps=int(self.nodes / elapsed) if elapsed > 0 else 0,
-            score_cp=None if mate is not None else score,
-            score_mate=mate,
-            pv=[m for m in (MOVES[c] for c in pv) if m is not None],
-            lowerbound=lowerbound and score is not None,
-            complete=complete,
         )
+        if score is not None:
+            mate = mate_in(score)
+            if mate is None:
+                info["score"] = PovScore(Score(cp=score, lowerbound=lowerbound), self.turn)
+            else:
+                info["score"] = PovScore(Score(mate=mate, lowerbound=lowerbound), self.turn)
+        moves = [m for m in (MOVES[c] for c in pv) if m is not None]
+        if moves:
+            info["pv"] = moves
+        if self.multipv > 1:
+            info["multipv"] = rank
+        return info
 

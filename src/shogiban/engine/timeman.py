@@ -5,7 +5,7 @@ Pure functions, so the arithmetic is testable without searching.  A plan has a *
 limit (abort the search there).  Both leave a safety margin for Python's and the transport's
 overhead, so the engine never loses on time.
 
->>> plan = plan_time(SearchLimits(time_left=0.0, byoyomi=10.0))
+>>> plan = plan_time(Limit(btime=0, wtime=0, byoyomi=10), Color.BLACK)
 >>> round(plan.hard, 2)
 9.75
 """
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shogiban.engine.limits import SearchLimits
+from shogiban.engines.limit import Limit, to_seconds
+from shogiban.pieces import Color
 
 #: Seconds kept back from every clock budget for stopping, returning and sending the move.
 MOVE_OVERHEAD = 0.25
@@ -54,28 +55,31 @@ def overhead(budget: float) -> float:
     return min(MOVE_OVERHEAD, budget * OVERHEAD_FRACTION)
 
 
-def plan_time(limits: SearchLimits, *, ply: int = 0, time_factor: float = 1.0) -> TimePlan:
-    """The time plan for one move.
+def plan_time(limit: Limit, turn: Color, *, ply: int = 0, time_factor: float = 1.0) -> TimePlan:
+    """The time plan for one move of *turn* under *limit*.
 
-    :param limits: the search limits (``movetime`` wins over the clock when both are given);
-        ``time_left`` is what may be spent now, the increment what each later move brings.
+    :param limit: the limit (a fixed ``time`` wins over the clock when both are given); USI's
+        clock: ``btime``/``wtime`` leave out the increment of this move, which may be spent now
+        too, and the increment is what each later move brings.
+    :param turn: the side to move (whose clock counts).
     :param ply: plies played in the game so far (spread the main time over the moves left).
     :param time_factor: scale of the soft target (below 1, think less than the clock allows); never raises the
         hard limit above what the clock allows.
     """
-    if limits.infinite:
+    if limit.infinite:
         return TimePlan(None, None)
-    if limits.movetime is not None:
-        budget = max(MINIMUM, limits.movetime - min(MOVETIME_OVERHEAD, limits.movetime * 0.1))
+    if limit.time is not None:
+        movetime = to_seconds(limit.time)
+        budget = max(MINIMUM, movetime - min(MOVETIME_OVERHEAD, movetime * 0.1))
         return TimePlan(budget, budget, exact=True)
-    if not limits.uses_clock():
-        if limits.depth is not None or limits.nodes is not None:
+    if not limit.has_clock():
+        if limit.depth is not None or limit.nodes is not None:
             return TimePlan(None, None)
         budget = DEFAULT_MOVETIME * time_factor
         return TimePlan(budget, budget)
-    main = max(0.0, limits.time_left or 0.0)
-    byoyomi = max(0.0, limits.byoyomi)
-    increment = max(0.0, limits.increment)
+    main = limit.main_time(turn)
+    byoyomi = limit.byoyomi_seconds()
+    increment = limit.increment(turn)
     # Everything usable now: the main time plus one byoyomi period (later increments come after).
     available = main + byoyomi
     hard_cap = max(MINIMUM, available - overhead(available))

@@ -17,7 +17,7 @@ from shogiban.usi.clocks import ClockState, engine_limit
 
 if TYPE_CHECKING:
     from shogiban.engine import Engine
-    from shogiban.usi.simple import SimpleEngine
+    from shogiban.engines import SimpleEngine
 
 __all__ = ["BuiltinEnginePlayer", "ClockState", "EngineAnswer", "EnginePlayer", "HumanPlayer", "UsiEnginePlayer"]
 
@@ -75,22 +75,20 @@ class BuiltinEnginePlayer:
 
     def choose(self, board: Board, clock: ClockState | None) -> EngineAnswer:
         """See :meth:`EnginePlayer.choose`."""
-        from shogiban.engine import SearchLimits
+        from shogiban.engines import Limit
 
         if clock is None:
-            limits = SearchLimits(movetime=self.movetime)
+            limit = Limit(time=self.movetime)
         else:
-            limits = SearchLimits(
-                time_left=clock.main(board.turn), byoyomi=clock.byoyomi, increment=clock.increment
-            )
-        result = self.engine.search(board, limits)
-        return EngineAnswer(result.move, declare_win=result.declare_win)
+            limit = engine_limit(clock)
+        result = self.engine.search(board, limit)
+        return EngineAnswer(result.move, declare_win=result.declared_win)
 
     def suggest(self, board: Board, seconds: float) -> Move | None:
         """See :meth:`EnginePlayer.suggest`."""
-        from shogiban.engine import SearchLimits
+        from shogiban.engines import Limit
 
-        return self.engine.search(board, SearchLimits(movetime=seconds)).move
+        return self.engine.search(board, Limit(time=seconds)).move
 
     def game_over(self, result: str) -> None:
         """Forget the game (the next one starts afresh)."""
@@ -104,7 +102,7 @@ class UsiEnginePlayer:
     """A USI engine program started with a command line such as ``/usr/games/gpsusi``."""
 
     def __init__(self, command: str, *, movetime: float | None = None, name: str = "") -> None:
-        from shogiban.usi.simple import SimpleEngine
+        from shogiban.engines import SimpleEngine
 
         self.engine: SimpleEngine = SimpleEngine.popen_usi(shlex.split(command))
         self.movetime = movetime

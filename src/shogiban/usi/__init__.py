@@ -1,7 +1,9 @@
 """USI (Universal Shogi Interface), both ways.
 
 * The client drives any USI engine: the asyncio core (:class:`UsiProtocol`, :func:`popen_usi`) and
-  its blocking facade :class:`SimpleEngine`, in the style of python-chess's ``chess.engine``.
+  its blocking facade :class:`SimpleEngine`, in the style of python-chess's ``chess.engine``.  It
+  speaks the engines vocabulary (:mod:`shogiban.engines`: :class:`Limit`, :class:`PovScore`,
+  :class:`InfoDict`, :class:`PlayResult` ...), re-exported here, as the built-in engine does.
 * :mod:`shogiban.usi.server` puts the built-in engine behind USI (``shogiban usi``).
 * :mod:`shogiban.usi.match` plays engines against each other (``shogiban match``).
 
@@ -12,11 +14,22 @@
 
 from __future__ import annotations
 
-from shogiban.errors import EngineError, EngineTerminatedError
-from shogiban.usi.model import InfoDict, Limit, MateResult, Option, Options, PlayResult, Score
-from shogiban.usi.protocol import AnalysisComplete, AnalysisResult, UsiProtocol, popen_usi
-from shogiban.usi.simple import SimpleAnalysisResult, SimpleEngine
-from shogiban.usi.wire import EngineMoveError
+from shogiban.engines import (
+    AnalysisComplete,
+    AnalysisResult,
+    InfoDict,
+    Limit,
+    MateResult,
+    Option,
+    Options,
+    PlayResult,
+    PovScore,
+    Score,
+    SimpleAnalysisResult,
+    SimpleEngine,
+)
+from shogiban.errors import EngineError, EngineMoveError, EngineTerminatedError, EngineTimeoutError
+from shogiban.usi.protocol import UsiAnalysis, UsiProtocol, popen_usi
 
 __all__ = [
     "AnalysisComplete",
@@ -24,15 +37,18 @@ __all__ = [
     "EngineError",
     "EngineMoveError",
     "EngineTerminatedError",
+    "EngineTimeoutError",
     "InfoDict",
     "Limit",
     "MateResult",
     "Option",
     "Options",
     "PlayResult",
+    "PovScore",
     "Score",
     "SimpleAnalysisResult",
     "SimpleEngine",
+    "UsiAnalysis",
     "UsiProtocol",
     "popen_usi",
 ]

@@ -1,27 +1,26 @@
 """What the USI server needs from an engine, and the adapter for the built-in one.
 
-The server (:mod:`shogiban.usi.server`) speaks to a :class:`SearchBackend` in the client's own
-vocabulary (:class:`~shogiban.usi.model.InfoDict`, :class:`~shogiban.usi.model.PlayResult`,
-:class:`~shogiban.usi.model.MateResult`), so the protocol logic is tested without an engine and
-the built-in engine (:mod:`shogiban.engine`) and tsume solver (:mod:`shogiban.tsume`) are only
-imported when the GUI first asks for ``isready``.
+The server (:mod:`shogiban.usi.server`) speaks to a :class:`SearchBackend` in the engines
+vocabulary (:class:`~shogiban.engines.Limit`, :class:`~shogiban.engines.InfoDict`,
+:class:`~shogiban.engines.PlayResult`, :class:`~shogiban.engines.MateResult`), so the protocol
+logic is tested without an engine and the built-in engine (:mod:`shogiban.engine`) and tsume
+solver (:mod:`shogiban.tsume`) are only imported when the GUI first asks for ``isready``.
 """
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from shogiban.board import Board
-from shogiban.pieces import Color
-from shogiban.usi.model import InfoDict, MateResult, PlayResult, Score
+from shogiban.engines.limit import Limit
+from shogiban.engines.results import InfoDict, MateResult, PlayResult
 from shogiban.usi.wire import GoCommand
 
 if TYPE_CHECKING:
-    from shogiban.engine import Engine, SearchInfo
+    from shogiban.engine import Engine
 
 InfoCallback = Callable[[InfoDict], None]
 
@@ -34,6 +33,8 @@ class SearchBackend(Protocol):
     """Playing strength 1 (weakest) .. 8 (strongest)."""
     hash_mb: int
     """Transposition table size in MB (applied at :meth:`prepare`)."""
+    multipv: int
+    """Lines each search reports (``MultiPV``)."""
 
     def prepare(self) -> None:
         """Do the heavy initialisation (called at ``isready``)."""
@@ -54,49 +55,29 @@ class SearchBackend(Protocol):
         """Look for a mate for the side to move (``go mate``)."""
 
 
-def search_limits(go: GoCommand, turn: Color) -> dict[str, Any]:
-    """The keyword arguments of ``shogiban.engine.SearchLimits`` for *go*, for the side *turn*.
-
-    USI's ``btime``/``wtime`` exclude the increment of the move being played (SPECS gotcha 12),
-    which the mover may spend now: ``time_left``, what the engine may spend now, is the main time
-    plus that increment.  Ponder and infinite searches get no time limit: the server stops them.
+def go_limit(go: GoCommand) -> Limit:
+    """The :class:`Limit` of the ``go`` command *go*.  Ponder and infinite searches get no limit
+    at all: the server stops them.
 
     >>> from shogiban.usi.wire import parse_go
-    >>> search_limits(parse_go("btime 30000 wtime 33000 binc 5000 winc 5000"), Color.WHITE)
-    {'time_left': 38.0, 'byoyomi': 0.0, 'increment': 5.0}
-    >>> search_limits(parse_go("ponder btime 0 wtime 0 byoyomi 1000"), Color.BLACK)
-    {'infinite': True}
+    >>> go_limit(parse_go("btime 30000 wtime 33000 binc 5000 winc 5000")).go_args()
+    ['btime', '30000', 'wtime', '33000', 'binc', '5000', 'winc', '5000']
+    >>> go_limit(parse_go("ponder btime 0 wtime 0 byoyomi 1000"))
+    Limit(time=None, depth=None, nodes=None, btime=None, wtime=None, byoyomi=None, binc=None, winc=None, infinite=True)
     """
     if go.infinite or go.ponder:
-        return {"infinite": True}
-    limits: dict[str, Any] = {}
-    main = go.btime if turn == Color.BLACK else go.wtime
-    increment = go.binc if turn == Color.BLACK else go.winc
-    if any(value is not None for value in (go.btime, go.wtime, go.byoyomi, go.binc, go.winc)):
-        limits["time_left"] = (main or 0.0) + (increment or 0.0)
-        limits["byoyomi"] = go.byoyomi or 0.0
-        limits["increment"] = increment or 0.0
-    if go.movetime is not None:
-        limits["movetime"] = go.movetime
-    if go.depth is not None:
-        limits["depth"] = go.depth
-    if go.nodes is not None:
-        limits["nodes"] = go.nodes
-    if go.searchmoves:
-        limits["searchmoves"] = go.searchmoves
-    return limits
-
-
-def info_from_search(info: SearchInfo) -> InfoDict:
-    """The engine's :class:`shogiban.engine.SearchInfo` as an :class:`InfoDict`."""
-    result = InfoDict(depth=info.depth, seldepth=info.seldepth, nodes=info.nodes, time=info.time, nps=info.nps)
-    if info.score_mate is not None:
-        result["score"] = Score(mate=info.score_mate, winning=info.score_mate > 0, lowerbound=info.lowerbound)
-    elif info.score_cp is not None:
-        result["score"] = Score(cp=info.score_cp, lowerbound=info.lowerbound)
-    if info.pv:
-        result["pv"] = list(info.pv)
-    return result
+        return Limit(infinite=True)
+    clock = any(value is not None for value in (go.btime, go.wtime, go.byoyomi, go.binc, go.winc))
+    return Limit(
+        time=go.movetime,
+        depth=go.depth,
+        nodes=go.nodes,
+        btime=(go.btime or 0.0) if clock else None,
+        wtime=(go.wtime or 0.0) if clock else None,
+        byoyomi=go.byoyomi,
+        binc=go.binc,
+        winc=go.winc,
+    )
 
 
 class BuiltinBackend:
@@ -108,6 +89,7 @@ class BuiltinBackend:
     ) -> None:
         self.level = level
         self.hash_mb = hash_mb
+        self.multipv = 1
         self.seed = seed
         self.clock = clock
         """The engine's clock: the server's, since ``go.started`` is read on it."""
@@ -136,26 +118,13 @@ class BuiltinBackend:
 
     def search(self, board: Board, go: GoCommand, *, stop: threading.Event, on_info: InfoCallback) -> PlayResult:
         """Run the engine's search."""
-        from shogiban.engine import SearchLimits
-
-        engine = self._ready_engine()
-        limits = SearchLimits(**search_limits(go, board.turn), started=go.started)
-        result = engine.search(board, limits, stop=stop, on_info=lambda info: on_info(info_from_search(info)))
-        info = info_from_search(result.info) if result.info is not None else InfoDict()
-        return PlayResult(
-            result.move, result.ponder, info, resigned=result.move is None and not result.declare_win,
-            declared_win=result.declare_win,
+        return self._ready_engine().search(
+            board, go_limit(go), stop=stop, on_info=on_info, searchmoves=go.searchmoves, multipv=self.multipv,
+            started=go.started,
         )
 
     def mate(self, board: Board, timeout: float | None, *, stop: threading.Event) -> MateResult:
-        """Run the tsume solver by game rules: a GUI replays the line and expects it to end in a
-        real checkmate, so futile interpositions count here, and uniqueness is not searched."""
-        from shogiban.tsume import solve
+        """Run the tsume solver by game rules (see :func:`shogiban.engines.builtin.solve_mate`)."""
+        from shogiban.engines.builtin import solve_mate
 
-        limit = None if timeout is None or math.isinf(timeout) else timeout
-        found = solve(board, timeout=limit, stop=stop, conventions=False, check_unique=False)
-        if found.status == "mate":
-            return MateResult("mate", tuple(found.moves))
-        if found.status == "nomate":
-            return MateResult("nomate")
-        return MateResult("timeout")
+        return solve_mate(board, timeout, stop)

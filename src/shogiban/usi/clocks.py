@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shogiban.engines.limit import Limit
 from shogiban.pieces import Color
-from shogiban.usi.model import Limit
 
 #: Seconds per move when there is neither a clock nor a fixed time.
 DEFAULT_MOVETIME = 1.0

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shogiban.board import Board
-from shogiban.errors import EngineError, EngineTerminatedError
+from shogiban.engines import Limit
+from shogiban.errors import EngineError, EngineMoveError, EngineTerminatedError
 from shogiban.kifu import Game, GameNode, Headers, Result, ResultKind, write_game
 from shogiban.kifu.results import result_from_outcome
 from shogiban.move import Move
@@ -34,9 +35,8 @@ from shogiban.pieces import Color
 from shogiban.sfen import STARTING_SFEN
 from shogiban.usi.clocks import ClockState, engine_limit
 from shogiban.usi.elo import EloEstimate, elo_estimate
-from shogiban.usi.model import Limit
 from shogiban.usi.players import Player
-from shogiban.usi.wire import EngineMoveError, parse_position
+from shogiban.usi.wire import parse_position
 
 SIDES = ("sente", "gote")
 

@@ -24,14 +24,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from shogiban.board import Board
-from shogiban.errors import EngineError, EngineTerminatedError, ShogibanError
-from shogiban.pieces import Color
-from shogiban.usi.backend import info_from_search
-from shogiban.usi.model import InfoDict, Limit, PlayResult, to_seconds
-from shogiban.usi.simple import SimpleEngine
+from shogiban.engines import InfoDict, Limit, PlayResult, SimpleEngine
+from shogiban.errors import EngineError, EngineMoveError, EngineTerminatedError, ShogibanError
 
 if TYPE_CHECKING:
-    from shogiban.engine import Engine, SearchLimits
+    from shogiban.engine import Engine
 
 
 @dataclass(frozen=True)
@@ -218,19 +215,15 @@ class InProcessPlayer:
         if timer is not None:
             timer.start()
         try:
-            found = self._engine.search(board, search_limits_for(limit, board), stop=stop)
+            found = self._engine.search(board, limit, stop=stop)
         finally:
             if timer is not None:
                 timer.cancel()
-        info = info_from_search(found.info) if found.info is not None else InfoDict()
-        _record_speed(self, info)
+        _record_speed(self, found.info)
         if found.move is not None and not board.is_legal(found.move):
-            from shogiban.usi.wire import EngineMoveError
-
             text = found.move.usi()
             raise EngineMoveError(f"{self.name} played an illegal move: {text!r} in {board.sfen()}", text, found.move)
-        return PlayResult(found.move, found.ponder, info, resigned=found.move is None and not found.declare_win,
-                          declared_win=found.declare_win)
+        return found
 
     def game_over(self, result: str) -> None:
         """Nothing to tell."""
@@ -238,29 +231,6 @@ class InProcessPlayer:
     def close(self) -> None:
         """Drop the engine."""
         self._engine = None
-
-
-def search_limits_for(limit: Limit, board: Board) -> SearchLimits:
-    """The built-in engine's ``SearchLimits`` for *limit* with *board*'s side to move.
-
-    USI's ``btime``/``wtime`` exclude the increment of the coming move; the engine's
-    ``time_left`` is what it may spend now, so that increment is added (as ``shogiban usi`` does).
-    """
-    from shogiban.engine import SearchLimits
-
-    black = board.turn == Color.BLACK
-    clock = limit.has_clock()
-    main = to_seconds((limit.btime if black else limit.wtime) or 0)
-    increment = to_seconds((limit.binc if black else limit.winc) or 0)
-    return SearchLimits(
-        depth=limit.depth,
-        nodes=limit.nodes,
-        movetime=None if limit.time is None else to_seconds(limit.time),
-        time_left=main + increment if clock else None,
-        byoyomi=to_seconds(limit.byoyomi or 0),
-        increment=increment,
-        infinite=limit.infinite,
-    )
 
 
 def make_player(spec: PlayerSpec, *, timeout: float = 10.0, seed: int | None = None) -> Player:

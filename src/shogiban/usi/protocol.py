@@ -1,6 +1,7 @@
 """The asyncio USI client: drive any USI engine (gpsusi, Fairy-Stockfish, YaneuraOu, ours).
 
-Modelled on python-chess's ``chess.engine``::
+Modelled on python-chess's ``chess.engine``, in the engines vocabulary (:mod:`shogiban.engines`;
+:class:`UsiProtocol` is an :class:`~shogiban.engines.Engine`, as the built-in engine is)::
 
     transport, engine = await popen_usi(["/usr/games/gpsusi"])
     await engine.configure({"Thread": 1, "BookDepth": 0})
@@ -10,7 +11,7 @@ Modelled on python-chess's ``chess.engine``::
 Every wait has a deadline, whatever the limit (a search without a time limit gets
 :data:`DEFAULT_SEARCH_TIMEOUT`).  An engine that dies raises :class:`EngineTerminatedError` at
 once; one that stops answering is sent ``stop``, then killed, and the call raises
-:class:`EngineError`.  Either way the process is killed and reaped and the caller is never left
+:class:`EngineTimeoutError`.  Either way the process is killed and reaped and the caller is never left
 hanging.
 
 The engine runs in a process group of its own, registered with :func:`shogiban.children.reaper`:
@@ -28,14 +29,27 @@ import contextlib
 import logging
 import os
 import subprocess
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from shogiban.board import Board
 from shogiban.children import kill_group, new_group_options, reaper
-from shogiban.errors import EngineError, EngineTerminatedError
-from shogiban.usi.buffers import InfoQueue, LineBuffer
-from shogiban.usi.model import InfoDict, Limit, MateResult, Options, PlayResult, Seconds, to_ms, to_seconds
+from shogiban.engines.analysis import AnalysisResult, InfoQueue
+from shogiban.engines.interface import mate_seconds
+from shogiban.engines.limit import (
+    DEFAULT_ISREADY_TIMEOUT,
+    DEFAULT_SEARCH_TIMEOUT,
+    DEFAULT_TIMEOUT,
+    STOP_GRACE,
+    Limit,
+    Seconds,
+    to_ms,
+)
+from shogiban.engines.options import ConfigValue, Options
+from shogiban.engines.results import InfoDict, MateResult, PlayResult
+from shogiban.errors import EngineError, EngineTerminatedError, EngineTimeoutError
+from shogiban.move import Move
+from shogiban.usi.buffers import LineBuffer
 from shogiban.usi.wire import (
     BestMove,
     legal_prefix,
@@ -47,19 +61,12 @@ from shogiban.usi.wire import (
     split_command,
 )
 
+if TYPE_CHECKING:
+    from shogiban.engines.interface import Engine
+
 LOGGER = logging.getLogger("shogiban.usi")
 T = TypeVar("T")
 
-DEFAULT_TIMEOUT = 10.0
-"""Seconds an engine gets to answer a command, and to finish after its thinking time."""
-DEFAULT_ISREADY_TIMEOUT = 60.0
-"""Seconds an engine gets to answer ``usi`` and ``isready``: engines load evaluation files and
-books there (gpsusi takes 5 s for ``usi`` on a busy machine)."""
-STOP_GRACE = 1.0
-"""Seconds past a search's own time limit before the client sends ``stop``."""
-DEFAULT_SEARCH_TIMEOUT = 300.0
-"""Seconds a search without a time limit (``depth``, ``nodes``, ``go mate infinite``, no limit at
-all) may run before the client sends ``stop``; an infinite analysis is ended by its caller."""
 MAX_MULTIPV = 256
 """Principal variations tracked per search; ``info multipv`` ranks above it are ignored."""
 MAX_WARNINGS = 5
@@ -177,7 +184,7 @@ class _Search:
         if self.done.done():
             return
         await self.protocol.kill(
-            EngineError(
+            EngineTimeoutError(
                 f"{self.protocol.name}: no answer to {self.kind!r} search within "
                 f"{deadline + self.protocol.timeout:.1f} s (after stop); engine killed"
             )
@@ -355,7 +362,7 @@ class UsiProtocol(asyncio.SubprocessProtocol):
                 await asyncio.wait_for(asyncio.shield(answered), timeout)
             except TimeoutError:
                 message = f"{self.name}: no {reply!r} within {timeout:g} s after {command!r}; engine killed"
-                await self.kill(EngineError(message))
+                await self.kill(EngineTimeoutError(message))
                 raise self._dead() from None
         finally:
             self._listener = None
@@ -441,7 +448,7 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         await self._expect("isready", "readyok", self.isready_timeout)
         self._ready = True
 
-    async def configure(self, options: Mapping[str, str | int | bool | None]) -> None:
+    async def configure(self, options: Mapping[str, ConfigValue]) -> None:
         """Set engine options (``setoption``), checked against the options the engine declared.
 
         ``USI_Hash``, ``USI_Ponder`` and other ``USI_`` options may be set even when the engine
@@ -546,18 +553,17 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         :attr:`search_timeout`; None only for an infinite search (its caller stops it)."""
         if timeout is not None:
             return timeout
-        budget = limit.budget(board.turn)
-        if budget is not None:
-            return budget + self.stop_grace
-        return None if limit.infinite else self.search_timeout
+        return limit.deadline(board.turn, grace=self.stop_grace, default=self.search_timeout)
 
     async def play(
-        self, board: Board, limit: Limit, *, ponder: bool = False, timeout: float | None = None
+        self, board: Board, limit: Limit, *, ponder: bool = False, searchmoves: Iterable[Move] | None = None,
+        timeout: float | None = None,
     ) -> PlayResult:
         """Search *board* under *limit* and return the engine's move.
 
         With ``ponder=True`` the engine goes on thinking on the expected reply; the next ``play``
-        sends ``ponderhit`` if the game went that way, else ``stop``.
+        sends ``ponderhit`` if the game went that way, else ``stop``.  *searchmoves* restricts the
+        root moves (``go ... searchmoves``).
 
         :param timeout: seconds to wait for ``bestmove`` (default: the limit's time plus
             :data:`STOP_GRACE`, or :attr:`search_timeout` for a limit without a time: depth,
@@ -581,7 +587,7 @@ class UsiProtocol(asyncio.SubprocessProtocol):
                 search.kind = "go"
             else:
                 await self._prepare(None)
-                search = self._start(board, "go", "go " + " ".join(limit.go_args()))
+                search = self._start(board, "go", _go_command(limit, searchmoves))
             search.start_watchdog(self._deadline(board, limit, timeout))
             try:
                 _, args = await search.result()
@@ -597,49 +603,68 @@ class UsiProtocol(asyncio.SubprocessProtocol):
             return result
 
     async def analysis(
-        self, board: Board, limit: Limit | None = None, *, multipv: int | None = None, timeout: float | None = None
-    ) -> AnalysisResult:
+        self, board: Board, limit: Limit | None = None, *, multipv: int | None = None,
+        searchmoves: Iterable[Move] | None = None, timeout: float | None = None,
+    ) -> UsiAnalysis:
         """Start analysing *board* (``go infinite`` without a limit) and return the running analysis.
 
-        Iterate over it for the ``info`` dicts as they come; :meth:`AnalysisResult.stop` ends it
+        Iterate over it for the ``info`` dicts as they come; :meth:`UsiAnalysis.stop` ends it
         (the engine then has :attr:`timeout` seconds to answer before it is killed).  A new
         command also ends it.  A limited analysis is stopped like :meth:`play`'s search; an
-        infinite one runs until its caller stops it, unless *timeout* is given.
+        infinite one runs until its caller stops it, unless *timeout* is given.  *multipv* sets
+        the engine's ``MultiPV`` (default: the configured value, else 1).
         """
         limit = limit or Limit(infinite=True)
         async with self._lock:
             await self._prepare(multipv)
-            search = self._start(board, "analysis", "go " + " ".join(limit.go_args()))
+            search = self._start(board, "analysis", _go_command(limit, searchmoves))
             search.start_watchdog(self._deadline(board, limit, timeout))
-            return AnalysisResult(self, search)
+            return UsiAnalysis(self, search)
+
+    @overload
+    async def analyse(
+        self, board: Board, limit: Limit, *, multipv: None = None, searchmoves: Iterable[Move] | None = None,
+        timeout: float | None = None,
+    ) -> InfoDict: ...
+
+    @overload
+    async def analyse(
+        self, board: Board, limit: Limit, *, multipv: int, searchmoves: Iterable[Move] | None = None,
+        timeout: float | None = None,
+    ) -> list[InfoDict]: ...
 
     async def analyse(
-        self, board: Board, limit: Limit, *, multipv: int | None = None, timeout: float | None = None
-    ) -> list[InfoDict]:
-        """Analyse *board* until *limit* and return the last info of each principal variation
-        (``multipv`` of them, best first).
+        self, board: Board, limit: Limit, *, multipv: int | None = None, searchmoves: Iterable[Move] | None = None,
+        timeout: float | None = None,
+    ) -> InfoDict | list[InfoDict]:
+        """Analyse *board* until *limit*: the last info of the best line, or with *multipv* the
+        last info of each principal variation (that many, best first).
 
-        :raises ValueError: for an infinite limit (use :meth:`analysis`).
+        :raises ValueError: for a limit that never ends (use :meth:`analysis`).
         """
-        if limit.infinite or not (limit.has_clock() or limit.time or limit.depth or limit.nodes):
+        if not limit.is_bounded():
             raise ValueError(f"invalid limit for analyse: {limit!r} (it would never end; use analysis())")
-        analysis = await self.analysis(board, limit, multipv=multipv, timeout=timeout)
+        analysis = await self.analysis(board, limit, multipv=multipv, searchmoves=searchmoves, timeout=timeout)
         await analysis.wait()
-        return analysis.multipv
+        return analysis.info if multipv is None else analysis.multipv
 
-    async def mate(self, board: Board, time: Seconds | None = None, *, timeout: float | None = None) -> MateResult:
-        """Ask for a mate (``go mate <ms>``, or ``go mate infinite`` when *time* is None).
+    async def mate(
+        self, board: Board, limit: Limit | Seconds | None = None, *, timeout: float | None = None
+    ) -> MateResult:
+        """Ask for a mate (``go mate <ms>`` for a :class:`Limit` with a ``time`` or a number of
+        seconds, else ``go mate infinite``).
 
         An engine that answers ``bestmove`` (Fairy-Stockfish) reports ``'notimplemented'``.
 
         :raises EngineError: if the mating line is illegal or does not mate, or the engine hangs.
         """
+        seconds = mate_seconds(limit)
         async with self._lock:
             await self._prepare(None)
-            argument = "infinite" if time is None else str(to_ms(time))
+            argument = "infinite" if seconds is None else str(to_ms(seconds))
             search = self._start(board, "mate", f"go mate {argument}")
             if timeout is None:
-                timeout = self.search_timeout if time is None else to_seconds(time) + self.stop_grace
+                timeout = self.search_timeout if seconds is None else seconds + self.stop_grace
             search.start_watchdog(timeout)
             try:
                 command, args = await search.result()
@@ -676,18 +701,24 @@ def _play_result(best: BestMove, info: InfoDict) -> PlayResult:
     return PlayResult(best.move, best.ponder, info, best.resigned, best.declared_win)
 
 
-class AnalysisComplete(Exception):  # noqa: N818 -- python-chess's name, kept for familiarity
-    """Raised by :meth:`AnalysisResult.get` once the analysis has ended and every info was read."""
+def _go_command(limit: Limit, searchmoves: Iterable[Move] | None) -> str:
+    """The ``go`` command for *limit* (``searchmoves`` last: it takes the words after it)."""
+    words = ["go", *limit.go_args()]
+    moves = [move.usi() for move in searchmoves or ()]
+    if moves:
+        words += ["searchmoves", *moves]
+    return " ".join(words)
 
 
-class AnalysisResult:
-    """A running analysis: an async iterator over ``info`` dicts, with the latest kept in
-    :attr:`info` and :attr:`multipv`."""
+class UsiAnalysis(AnalysisResult):
+    """A running analysis of a USI engine: an async iterator over ``info`` dicts, with the latest
+    kept in :attr:`info` and :attr:`multipv` (see :class:`~shogiban.engines.AnalysisResult`)."""
 
     def __init__(self, protocol: UsiProtocol, search: _Search) -> None:
+        assert search.queue is not None  # an analysis search always has one
+        super().__init__(search.queue)
         self._protocol = protocol
         self._search = search
-        self._finished = False
 
     @property
     def info(self) -> InfoDict:
@@ -715,43 +746,12 @@ class AnalysisResult:
                 self._protocol._search = None
         return _play_result(parse_bestmove(args, self._search.board), self._search.checked(self._search.info))
 
-    async def get(self) -> InfoDict:
-        """The next info dict.
+    def _failure(self) -> BaseException | None:
+        done = self._search.done
+        return done.exception() if done.done() and not done.cancelled() else None
 
-        :raises AnalysisComplete: once the analysis is over and all infos were read.
-        """
-        queue = self._search.queue
-        assert queue is not None  # an analysis search always has one
-        if self._finished and queue.empty():
-            raise AnalysisComplete
-        item = await queue.get()
-        if item is None:
-            self._finished = True
-            if self._search.done.done() and self._search.done.exception() is not None:
-                raise self._search.done.exception()  # type: ignore[misc]
-            raise AnalysisComplete
-        return self._search.checked(item)
-
-    def empty(self) -> bool:
-        """Whether no info is waiting to be read."""
-        return self._search.queue is None or self._search.queue.empty()
-
-    def __aiter__(self) -> AsyncIterator[InfoDict]:
-        return self
-
-    async def __anext__(self) -> InfoDict:
-        try:
-            return await self.get()
-        except AnalysisComplete:
-            raise StopAsyncIteration from None
-
-    async def __aenter__(self) -> AnalysisResult:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        self.stop()
-        with contextlib.suppress(EngineError):
-            await self.wait()
+    def _checked(self, info: InfoDict) -> InfoDict:
+        return self._search.checked(info)
 
 
 def _command_list(command: str | Sequence[str]) -> list[str]:
@@ -807,3 +807,8 @@ async def popen_usi(
         raise
     return transport, protocol
 
+
+if TYPE_CHECKING:
+
+    def _conforms(engine: UsiProtocol) -> Engine:
+        return engine  # mypy checks UsiProtocol against the Engine protocol here

@@ -26,10 +26,12 @@ from typing import BinaryIO, ClassVar
 
 from shogiban import __version__
 from shogiban.board import Board
+from shogiban.engines.builtin import MAX_MULTIPV
+from shogiban.engines.options import Option
+from shogiban.engines.results import InfoDict, MateResult, PlayResult
 from shogiban.errors import ShogibanError
 from shogiban.outcome import EnteringKingRule
 from shogiban.usi.backend import BuiltinBackend, SearchBackend
-from shogiban.usi.model import InfoDict, MateResult, Option, PlayResult
 from shogiban.usi.wire import GoCommand, UsiSyntaxError, parse_go, parse_position, parse_setoption, split_command
 
 LOGGER = logging.getLogger("shogiban.usi.server")
@@ -51,16 +53,19 @@ OPTIONS: tuple[Option, ...] = (
     Option("USI_Ponder", "check", False),
     Option("Level", "spin", 8, 1, 8),
     Option("EnteringKingRule", "combo", "CSARule27", var=tuple(ENTERING_KING_RULES)),
+    Option("MultiPV", "spin", 1, 1, MAX_MULTIPV),
 )
 """The options the engine declares."""
 
 
 def format_info(info: InfoDict) -> str:
-    """An ``info`` line for *info* (fields in the order GUIs show them).
+    """An ``info`` line for *info* (fields in the order GUIs show them; the score relative to the
+    side to move, as USI has it).
 
-    >>> from shogiban.usi.model import Score
-    >>> from shogiban import Move
-    >>> format_info({"depth": 3, "nodes": 900, "score": Score(mate=-2), "pv": [Move.from_usi("7g7f")]})
+    >>> from shogiban.engines import PovScore, Score
+    >>> from shogiban import Color, Move
+    >>> format_info({"depth": 3, "nodes": 900, "score": PovScore(Score(mate=-2), Color.BLACK),
+    ...              "pv": [Move.from_usi("7g7f")]})
     'info depth 3 nodes 900 score mate -2 pv 7g7f'
     """
     parts = ["info"]
@@ -73,7 +78,7 @@ def format_info(info: InfoDict) -> str:
         if key in info:
             parts += [key, str(info[key])]  # type: ignore[literal-required]
     if "score" in info:
-        parts += ["score", info["score"].usi()]
+        parts += ["score", info["score"].relative.usi()]
     if info.get("pv"):
         parts += ["pv", *(move.usi() for move in info["pv"])]
     if "string" in info:
@@ -198,6 +203,8 @@ class UsiServer:
             self.backend.hash_mb = _spin(name, value, 1, 4096)
         elif key == "level":
             self.backend.level = _spin(name, value, 1, 8)
+        elif key == "multipv":
+            self.backend.multipv = _spin(name, value, 1, MAX_MULTIPV)
         elif key == "usi_ponder":
             self.ponder_enabled = (value or "").lower() == "true"
         elif key == "enteringkingrule":

@@ -7,7 +7,7 @@ Traceback (most recent call last):
 shogiban.errors.EngineError: illegal move in info pv: '3c3d' in lnsgkgsnl/... b - 1 (...)
 >>> info = parse_info("depth 3 score cp -20 nodes 880 pv 7g7f 3c3d", Board())
 >>> info["score"], [m.usi() for m in info["pv"]]
-(Score(cp=-20), ['7g7f', '3c3d'])
+(PovScore(Score(cp=-20), Color.BLACK), ['7g7f', '3c3d'])
 >>> position_command(Board())
 'position startpos'
 """
@@ -20,11 +20,14 @@ from dataclasses import dataclass
 from typing import cast
 
 from shogiban.board import Board
-from shogiban.errors import EngineError, IllegalMoveError, InvalidMoveError, ShogibanError
+from shogiban.engines.options import OPTION_TYPES, Option, OptionType
+from shogiban.engines.results import InfoDict
+from shogiban.engines.score import PovScore, Score
+from shogiban.errors import EngineError, EngineMoveError, IllegalMoveError, InvalidMoveError, ShogibanError
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule
+from shogiban.pieces import Color
 from shogiban.sfen import STARTING_SFEN
-from shogiban.usi.model import OPTION_TYPES, InfoDict, Option, OptionType, Score
 
 LOGGER = logging.getLogger("shogiban.usi")
 
@@ -56,10 +59,13 @@ def looks_like_move(token: str) -> bool:
 # -- engine -> GUI lines, parsed by the client ------------------------------------------------------
 
 
-def parse_info(args: str, board: Board | None = None, *, strict: bool = True, check_pv: bool = True) -> InfoDict:
+def parse_info(
+    args: str, board: Board | None = None, *, strict: bool = True, check_pv: bool = True, turn: Color | None = None
+) -> InfoDict:
     """Parse the arguments of an ``info`` line.
 
-    ``pv`` and ``currmove`` are checked against *board* (the searched position) when given; with
+    The score is relative to the side to move of *board* (or *turn*, else sente).  ``pv`` and
+    ``currmove`` are checked against *board* (the searched position) when given; with
     ``strict=False`` a pv is cut before its first illegal move (logged) instead.  With
     ``check_pv=False`` the pv is only read, for :func:`legal_prefix` to check once it is needed
     (most info lines are superseded before anyone reads them).  Unknown fields are skipped, as
@@ -68,6 +74,7 @@ def parse_info(args: str, board: Board | None = None, *, strict: bool = True, ch
     :raises EngineError: if the pv holds an illegal move (strict) or a field has a bad number.
     """
     info = InfoDict()
+    side = board.turn if board is not None else Color.BLACK if turn is None else turn
     tokens = args.split()
     i = 0
     while i < len(tokens):
@@ -83,7 +90,7 @@ def parse_info(args: str, board: Board | None = None, *, strict: bool = True, ch
             info["time"] = _int(key, tokens[i]) / 1000
             i += 1
         elif key == "score":
-            i = _parse_score(tokens, i, info)
+            i = _parse_score(tokens, i, info, side)
         elif key == "currmove" and i < len(tokens):
             if looks_like_move(tokens[i]):
                 info["currmove"] = _checked_move(tokens[i], board, "currmove")
@@ -127,7 +134,7 @@ def _int(key: str, token: str) -> int:
         raise EngineError(f"invalid info {key}: {token!r} (expected an integer)") from None
 
 
-def _parse_score(tokens: list[str], i: int, info: InfoDict) -> int:
+def _parse_score(tokens: list[str], i: int, info: InfoDict, turn: Color) -> int:
     if i + 1 >= len(tokens):
         raise EngineError(f"invalid info score: {' '.join(tokens[i - 1 :])!r}")
     kind, value = tokens[i], tokens[i + 1]
@@ -148,7 +155,7 @@ def _parse_score(tokens: list[str], i: int, info: InfoDict) -> int:
         i += 1
     if bounds["lowerbound"] or bounds["upperbound"]:
         score = Score(score.cp, score.mate, score.winning, bounds["lowerbound"], bounds["upperbound"])
-    info["score"] = score
+    info["score"] = PovScore(score, turn)
     return i
 
 
@@ -233,16 +240,6 @@ class BestMove:
     ponder: Move | None
     resigned: bool
     declared_win: bool
-
-
-class EngineMoveError(EngineError):
-    """The engine's ``bestmove`` is unreadable or illegal in the position; ``text`` is what it sent,
-    ``move`` the parsed move if it had the shape of one (for recording the foul)."""
-
-    def __init__(self, message: str, text: str, move: Move | None = None) -> None:
-        super().__init__(message)
-        self.text = text
-        self.move = move
 
 
 def parse_bestmove(args: str, board: Board) -> BestMove:

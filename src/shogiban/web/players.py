@@ -135,26 +135,27 @@ def _init_worker() -> None:
 
 def builtin_think(request: ThinkRequest) -> ThinkResult:
     """Search *request*'s position with the built-in engine (runs in a worker process)."""
-    from shogiban.engine import Engine, SearchLimits
+    from shogiban.engine import Engine
+    from shogiban.engines import Limit
 
     board = request.board()
     engine = _WORKER_ENGINES.get(request.level)
     if engine is None:
         engine = _WORKER_ENGINES[request.level] = Engine(level=request.level, hash_mb=16, seed=request.seed)
     if request.movetime is not None:
-        limits = SearchLimits(movetime=request.movetime)
+        limit = Limit(time=request.movetime)
     elif request.time_left is not None:
-        limits = SearchLimits(time_left=request.time_left, byoyomi=request.byoyomi, increment=request.increment)
+        limit = engine_limit(usi_clock(request, board.turn))
     else:
-        limits = SearchLimits()
-    result = engine.search(board, limits)
-    info = result.info
+        limit = Limit()
+    result = engine.search(board, limit)
+    score = result.info["score"].relative if "score" in result.info else None
     return ThinkResult(
         move=None if result.move is None else result.move.usi(),
-        declare_win=bool(result.declare_win),
-        score_cp=None if info is None else info.score_cp,
-        score_mate=None if info is None else info.score_mate,
-        pv=() if info is None else tuple(m.usi() for m in info.pv),
+        declare_win=result.declared_win,
+        score_cp=None if score is None else score.cp,
+        score_mate=None if score is None else score.mate,
+        pv=tuple(m.usi() for m in result.info.get("pv", ())),
     )
 
 

@@ -1,0 +1,100 @@
+"""MultiPV in the built-in search: n distinct lines, ranked, best first, the last report always
+line 1 (the move played), and no move twice when a limit cuts an iteration short."""
+
+from __future__ import annotations
+
+import pytest
+
+from shogiban import Board, Move
+from shogiban.engine import MAX_MULTIPV, Engine
+from shogiban.engines import InfoDict, Limit
+
+POSITIONS = [
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "ln1g3nl/1r1s1kgs1/ppp2p3/3P2p2/2PN1P2P/6P2/PP1+b3+pL/5R3/2S1KGSN1 b 5Pbgl 51",
+    "9/lg1gkg2+R/n1p1ss3/3pp1p1p/p1P2p1R1/1p1PP1P1P/P1N1GP2L/LS7/B3K4 b BS2N3Pl 89",
+]
+
+
+def latest(infos: list[InfoDict]) -> dict[int, InfoDict]:
+    """The last report of each rank."""
+    lines: dict[int, InfoDict] = {}
+    for info in infos:
+        lines[info["multipv"]] = info
+    return lines
+
+
+def value(info: InfoDict) -> int:
+    score = info["score"].relative.score(mate_score=100_000)
+    assert score is not None
+    return score
+
+
+@pytest.mark.parametrize("sfen", POSITIONS)
+def test_three_distinct_lines_best_first(sfen: str) -> None:
+    board = Board(sfen)
+    infos: list[InfoDict] = []
+    result = Engine(8, seed=0).search(board, Limit(depth=3), multipv=3, on_info=infos.append)
+    assert infos[-1] is result.info  # line 1, the move played, comes last
+    assert result.info["multipv"] == 1
+    assert result.info["pv"][0] == result.move
+    assert result.info["nodes"] == max(info["nodes"] for info in infos)  # counting the other lines' searches
+    for depth in (1, 2, 3):  # each iteration reports its lines in rank order
+        ranks = [info["multipv"] for info in infos[:-1] if info["depth"] == depth]
+        assert ranks == [1, 2, 3], (depth, ranks)
+    lines = latest(infos)
+    assert sorted(lines) == [1, 2, 3]
+    firsts = [lines[rank]["pv"][0] for rank in (1, 2, 3)]
+    assert len(set(firsts)) == 3
+    assert all(board.is_legal(move) for move in firsts)
+    assert value(lines[1]) >= value(lines[2]) >= value(lines[3])
+    for line in lines.values():  # each line is a legal line
+        work = board.copy()
+        for move in line["pv"]:
+            assert work.is_legal(move), (line, move)
+            work.push(move)
+
+
+def test_no_more_lines_than_moves_and_searchmoves() -> None:
+    board = Board("4k4/9/4G4/9/9/9/9/9/4K4 w - 1")  # two legal moves
+    infos: list[InfoDict] = []
+    Engine(8, seed=0).search(board, Limit(depth=2), multipv=5, on_info=infos.append)
+    assert sorted(latest(infos)) == [1, 2]
+    allowed = (Move.from_usi("1g1f"), Move.from_usi("9g9f"), Move.from_usi("5i5h"))
+    infos.clear()
+    Engine(8, seed=0).search(Board(), Limit(depth=2), multipv=3, searchmoves=allowed, on_info=infos.append)
+    assert {line["pv"][0] for line in latest(infos).values()} == set(allowed)
+
+
+def test_a_stopped_iteration_never_shows_a_move_twice() -> None:
+    board = Board(POSITIONS[1])
+    met_a_cut = False
+    for nodes in range(300, 12_000, 397):  # node limits stop the search at every stage, reproducibly
+        infos: list[InfoDict] = []
+        result = Engine(8, seed=0).search(board, Limit(nodes=nodes), multipv=3, on_info=infos.append)
+        assert infos[-1] is result.info
+        assert result.info["multipv"] == 1
+        lines = latest(infos)
+        assert sorted(lines) == list(range(1, len(lines) + 1)), nodes  # ranks without gaps
+        firsts = [lines[rank]["pv"][0] for rank in sorted(lines)]
+        assert len(set(firsts)) == len(firsts), (nodes, firsts)
+        assert firsts[0] == result.move
+        met_a_cut |= len({line["depth"] for line in lines.values()}) > 1
+    assert met_a_cut  # some answers mixed the cut iteration's lines with the previous ones
+
+
+def test_one_line_is_the_plain_search() -> None:
+    board = Board(POSITIONS[1])
+    single: list[InfoDict] = []
+    first = Engine(8, seed=0).search(board, Limit(depth=3), on_info=single.append)
+    again = Engine(8, seed=0).search(board, Limit(depth=3), multipv=1)
+    assert all("multipv" not in info for info in single)
+    assert (again.move, again.info["nodes"]) == (first.move, first.info["nodes"])
+    ranked = Engine(8, seed=0).search(board, Limit(depth=3), multipv=2)
+    assert ranked.info["nodes"] > first.info["nodes"]  # the second line costs searches of its own
+
+
+def test_multipv_is_validated() -> None:
+    for bad in (0, MAX_MULTIPV + 1, 2.0):
+        with pytest.raises(ValueError, match="multipv"):
+            Engine(seed=0).search(Board(), Limit(depth=1), multipv=bad)  # type: ignore[arg-type]

@@ -7,10 +7,34 @@ Everything a caller may catch for bad input is a :class:`ValueError`; engine tro
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from shogiban.move import Move
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why something was refused: a stable ``code`` (``"nifu"``, ``"not_your_turn"``, ...), the
+    ``params`` that fill its sentence (``{"file": 7}``), and that sentence in English.  The text
+    catalogue (:mod:`shogiban.i18n`) holds the same codes in every language, so a front end
+    translates a refusal without re-running the rules.
+
+    >>> Refusal("nifu", {"file": 7}, "two pawns on file 7 (二歩)").code
+    'nifu'
+    """
+
+    code: str
+    """Stable identifier, a key of the catalogue's ``rules.`` domain."""
+    params: Mapping[str, str | int] = field(default_factory=dict)
+    """What the sentence names (a file, a square, a piece ...)."""
+    message: str = ""
+    """The English sentence."""
+
+    def __str__(self) -> str:
+        return self.message or self.code
 
 
 class ShogibanError(ValueError):

@@ -16,6 +16,7 @@ from shogiban.kifu import csa, diagram, jkf, ki2, kif, usen, usi
 from shogiban.kifu.detect import FORMATS, detect_format, format_of_filename
 from shogiban.kifu.encoding import encode, read_text
 from shogiban.kifu.game import Game
+from shogiban.notation.excerpt import excerpt
 
 Source = str | bytes | Path
 
@@ -41,7 +42,7 @@ _MULTI_READERS: dict[str, Any] = {
 def _check_format(fmt: str) -> str:
     name = fmt.lower().lstrip(".")
     if name not in FORMATS:
-        raise KifuParseError(f"unknown record format: {fmt!r} (known: {', '.join(FORMATS)})")
+        raise KifuParseError(f"unknown record format: {excerpt(fmt)} (known: {', '.join(FORMATS)})")
     return name
 
 
@@ -130,7 +131,7 @@ def save_game(game: Game, path: str | Path, *, format: str | None = None, **opti
     path = Path(path)
     fmt = format or format_of_filename(path.name)
     if fmt is None:
-        raise KifuParseError(f"cannot tell the format of {str(path)!r} from its extension")
+        raise KifuParseError(f"cannot tell the format of {excerpt(str(path))} from its extension")
     data = write_game(game, fmt, **options)
     if isinstance(data, str):
         path.write_text(data, encoding="utf-8", newline="\n")

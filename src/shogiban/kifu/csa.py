@@ -29,6 +29,7 @@ from shogiban.kifu.headers import CSA_TO_KIF, KIF_TO_CSA
 from shogiban.kifu.results import csa_token
 from shogiban.kifu.timefmt import format_seconds_csa
 from shogiban.notation.csa_move import CSA_PIECE_NAMES, CSA_PIECE_TYPES, make_csa_move
+from shogiban.notation.excerpt import excerpt
 from shogiban.pieces import PieceType
 from shogiban.sfen import make_sfen, parse_sfen
 from shogiban.squares import make_square
@@ -184,16 +185,16 @@ class _CsaReader:
         elif c == "$":
             key, sep, value = s[1:].partition(":")
             if not sep:
-                self.error(f"information line {s!r} has no ':'", lineno, raw)
+                self.error(f"information line {excerpt(s)} has no ':'", lineno, raw)
                 return
             if key == "NOTE":
                 value = _unescape_note(value)
             self.headers.add(CSA_TO_KIF.get(key, "$" + key), value)
         elif c == "V":
             if not re.fullmatch(r"V\d+(\.\d+)?", s):
-                self.error(f"unknown version line {s!r}", lineno, raw)
+                self.error(f"unknown version line {excerpt(s)}", lineno, raw)
         else:
-            self.error(f"unknown line {s!r}", lineno, raw)
+            self.error(f"unknown line {excerpt(s)}", lineno, raw)
 
     # -- start position -------------------------------------------------------------------
 
@@ -204,19 +205,19 @@ class _CsaReader:
             setup.initial()
             rest = s[2:]
             if len(rest) % 4:
-                self.error(f"PI line {s!r} is not a list of squares and pieces", lineno, raw)
+                self.error(f"PI line {excerpt(s)} is not a list of squares and pieces", lineno, raw)
             for i in range(0, len(rest) - 3, 4):
                 m = _PLACE_RE.fullmatch(rest[i:i + 4])
                 sq = self._square(m.group(1), m.group(2)) if m else None
                 if m is None or sq is None or not setup.board[sq] or CSA_PIECES[setup.board[sq] & 15] != m.group(3):
-                    self.error(f"PI line {s!r}: cannot remove {rest[i:i + 4]!r}", lineno, raw)
+                    self.error(f"PI line {excerpt(s)}: cannot remove {excerpt(rest[i:i + 4])}", lineno, raw)
                     continue
                 setup.board[sq] = 0
         elif kind.isdigit() and kind != "0":
             rank = int(kind)
             cells = _CELL_RE.findall(s[2:])
             if len(cells) != 9 or _CELL_RE.sub("", s[2:]).strip():
-                self.error(f"board row {s!r} does not have 9 squares", lineno, raw)
+                self.error(f"board row {excerpt(s)} does not have 9 squares", lineno, raw)
                 return
             setup.used = True
             for i, cell in enumerate(cells):
@@ -226,7 +227,7 @@ class _CsaReader:
                     continue
                 pt = PIECE_OF_CSA.get(cell[1:])
                 if pt is None:
-                    self.error(f"board row {s!r}: unknown piece {cell!r}", lineno, raw)
+                    self.error(f"board row {excerpt(s)}: unknown piece {excerpt(cell)}", lineno, raw)
                     continue
                 setup.board[sq] = pt | (0 if cell[0] == "+" else 16)
         elif kind in ("+", "-"):
@@ -234,7 +235,7 @@ class _CsaReader:
             rest = s[2:]
             setup.used = True
             if len(rest) % 4:
-                self.error(f"piece line {s!r} is not a list of squares and pieces", lineno, raw)
+                self.error(f"piece line {excerpt(s)} is not a list of squares and pieces", lineno, raw)
             for i in range(0, len(rest) - 3, 4):
                 chunk = rest[i:i + 4]
                 if chunk == "00AL":
@@ -243,21 +244,21 @@ class _CsaReader:
                 m = _PLACE_RE.fullmatch(chunk)
                 pt = PIECE_OF_CSA.get(m.group(3)) if m else None
                 if m is None or pt is None:
-                    self.error(f"piece line {s!r}: cannot read {chunk!r}", lineno, raw)
+                    self.error(f"piece line {excerpt(s)}: cannot read {excerpt(chunk)}", lineno, raw)
                     continue
                 if m.group(1) == "0" and m.group(2) == "0":
                     if not 1 <= pt <= 7:
-                        self.error(f"piece line {s!r}: {chunk!r} cannot be held in hand", lineno, raw)
+                        self.error(f"piece line {excerpt(s)}: {excerpt(chunk)} cannot be held in hand", lineno, raw)
                         continue
                     setup.hands[color][pt] += 1
                     continue
                 sq = self._square(m.group(1), m.group(2))
                 if sq is None:
-                    self.error(f"piece line {s!r}: bad square in {chunk!r}", lineno, raw)
+                    self.error(f"piece line {excerpt(s)}: bad square in {excerpt(chunk)}", lineno, raw)
                     continue
                 setup.board[sq] = pt | color << 4
         else:
-            self.error(f"unknown position line {s!r}", lineno, raw)
+            self.error(f"unknown position line {excerpt(s)}", lineno, raw)
 
     @staticmethod
     def _square(file: str, rank: str) -> int | None:
@@ -267,7 +268,7 @@ class _CsaReader:
     def start(self, lineno: int, raw: str, *, turn: int = 0, implicit: bool = False, quiet: bool = False) -> None:
         if self.started:
             if not implicit:
-                self.error(f"side to move {raw.strip()!r} after the start of the moves", lineno, raw)
+                self.error(f"side to move {excerpt(raw.strip())} after the start of the moves", lineno, raw)
             return
         self.started = True
         setup = self.setup
@@ -305,46 +306,47 @@ class _CsaReader:
     def decode(self, s: str, lineno: int, raw: str) -> int | None:
         board = self.builder.board
         if len(s) != 7 or not s[1:5].isdigit():
-            self.error(f"cannot read move {s!r}", lineno, raw)
+            self.error(f"cannot read move {excerpt(s)}", lineno, raw)
             return None
         if (s[0] == "-") != (board._turn == 1):
             if self.builder.ended:
                 self.builder.move(0, lineno, raw, text=s)  # reports "after the end"
                 return None
-            self.error(f"move {s!r} by the wrong side ({'gote' if board._turn else 'sente'} to move)", lineno, raw)
+            side = "gote" if board._turn else "sente"
+            self.error(f"move {excerpt(s)} by the wrong side ({side} to move)", lineno, raw)
             return None
         to = _SQUARES.get(s[3:5])
         pt = PIECE_OF_CSA.get(s[5:7])
         if pt is None or to is None:
-            self.error(f"cannot read move {s!r}", lineno, raw)
+            self.error(f"cannot read move {excerpt(s)}", lineno, raw)
             return None
         origin = s[1:3]
         if origin == "00":
             if not 1 <= pt <= 7:
-                self.error(f"cannot drop {s[5:7]!r} in {s!r}", lineno, raw)
+                self.error(f"cannot drop {excerpt(s[5:7])} in {excerpt(s)}", lineno, raw)
                 return None
             return to | (81 + pt) << 7
         frm = _SQUARES.get(origin)
         if frm is None or frm == to:
-            self.error(f"cannot read move {s!r}", lineno, raw)
+            self.error(f"cannot read move {excerpt(s)}", lineno, raw)
             return None
         before = board._board[frm] & 15
         if before == pt or not before:
             return to | frm << 7
         if before + 8 == pt and before <= 6:
             return to | frm << 7 | 1 << 14
-        self.error(f"move {s!r}: the piece on {origin} is {CSA_PIECES[before]}, not {s[5:7]}", lineno, raw)
+        self.error(f"move {excerpt(s)}: the piece on {origin} is {CSA_PIECES[before]}, not {s[5:7]}", lineno, raw)
         return None
 
     def time(self, s: str, lineno: int, raw: str) -> None:
         m = _TIME_RE.match(s)
         if m is None:
-            self.error(f"cannot read time {s!r}", lineno, raw)
+            self.error(f"cannot read time {excerpt(s)}", lineno, raw)
             return
         node = self.builder.node
         if node.parent is None:
             if not self.broken:
-                self.error(f"time {s!r} before the first move", lineno, raw)
+                self.error(f"time {excerpt(s)} before the first move", lineno, raw)
             return
         seconds = float(m.group(1))
         node.elapsed = int(seconds) if seconds.is_integer() else seconds

@@ -29,6 +29,7 @@ from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.results import csa_token
 from shogiban.move import Move
+from shogiban.notation.excerpt import excerpt
 from shogiban.notation.japanese import make_ki2_move
 from shogiban.sfen import make_sfen, parse_sfen
 from shogiban.squares import make_square, square_file, square_rank
@@ -131,7 +132,7 @@ class _JkfReader:
                 return
             sfen = sfen_or_none
         else:
-            self.error(f"unknown initial preset {preset!r}")
+            self.error(f"unknown initial preset {excerpt(preset)}")
             return
         try:
             Board(sfen, lenient=True)
@@ -220,7 +221,7 @@ class _JkfReader:
             to = _square(move.get("to"))
             frm = _square(move["from"]) if move.get("from") is not None else None
         except (TypeError, ValueError, KeyError):
-            self.error(f"{here}: bad square in {move!r}")
+            self.error(f"{here}: bad square in {excerpt(move)}")
             return None
         if to is None:
             self.error(f"{here}: move without a destination")
@@ -232,7 +233,7 @@ class _JkfReader:
         piece = PIECE_OF_CSA.get(move.get("piece", ""))
         if frm is None:
             if piece is None or not 1 <= piece <= 7:
-                self.error(f"{here}: cannot drop {move.get('piece')!r}")
+                self.error(f"{here}: cannot drop {excerpt(move.get('piece'))}")
                 return None
             return Move(to, drop=piece)
         if frm == to:

@@ -30,6 +30,7 @@ from shogiban.kifu.kakinoki import (
     text_width,
 )
 from shogiban.move import Move
+from shogiban.notation.excerpt import excerpt
 from shogiban.notation.japanese import make_ki2_move, parse_ki2_move
 from shogiban.notation.names import DIGIT_VALUES, PIECE_ALIASES
 
@@ -70,7 +71,7 @@ class _Ki2Reader(KakinokiReader):
             except (IllegalMoveError, InvalidMoveError, AmbiguousMoveError) as error:
                 move = _illegal_drop(text) if isinstance(error, IllegalMoveError) else None
                 if move is None:
-                    self.skip_rest(f"cannot read move {text!r}: {error}", lineno, line)
+                    self.skip_rest(f"cannot read move {excerpt(text)}: {error}", lineno, line)
                     return
             node = builder.move(move, lineno, line, text=text)
             if node is None:
@@ -90,7 +91,7 @@ class _Ki2Reader(KakinokiReader):
             return
         stated = parse_made_line(s, builder.board.turn)
         if stated is None:
-            self.error(f"cannot read summary line {s!r}", lineno, line)
+            self.error(f"cannot read summary line {excerpt(s)}", lineno, line)
             return
         self.add_stated_result(stated, lineno, line)
 

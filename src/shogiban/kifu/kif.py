@@ -23,6 +23,7 @@ from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveErr
 from shogiban.kifu.comments import result_comment
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.kakinoki import (
+    LINE_SPACES,
     KakinokiReader,
     KakinokiWriter,
     comment_lines,
@@ -32,25 +33,25 @@ from shogiban.kifu.kakinoki import (
     previous_to,
     text_width,
 )
+from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.kifu.results import KIF_WORDS, kif_word
 from shogiban.kifu.timefmt import format_kif_time
+from shogiban.notation.excerpt import excerpt
 from shogiban.notation.japanese import make_kif_move, parse_kif_move
 
-_MOVE_LINE = re.compile(
-    r"\s*(\d+)\s*(\S.*?)\s*"
-    r"(?:\(\s*(?:(\d+):)?(\d+):(\d+)(?:\.\d+)?\s*(?:/\s*(\d+):(\d+):(\d+)(?:\.\d+)?\s*)?\))?"
-    r"\s*\+?\s*$"
+# Patterns are matched against parts of a line whose ends are already found by hand, and no two
+# neighbouring parts can match the same characters, so matching is linear in the line (the old
+# whole-line pattern took 30 s on a move line followed by 600 spaces).
+_NUMBER = re.compile(r"[0-9]+")
+_TIME = re.compile(
+    r"\(\s*(?:([0-9]{1,9}):)?([0-9]{1,9}):([0-9]{1,9})(?:\.[0-9]{1,9})?\s*"
+    r"(?:/\s*([0-9]{1,9}):([0-9]{1,9}):([0-9]{1,9})(?:\.[0-9]{1,9})?\s*)?\)"
 )
 _FAST_MOVE = re.compile(
-    r"[▲△☗☖]?(?:([１２３４５６７８９1-9])([一二三四五六七八九])|同\s*)"
-    r"(成[香桂銀]|[歩香桂銀金角飛玉王と杏圭全馬龍竜])(成|不成|生)?(?:\(([1-9])([1-9])\)|(打))$"
+    r"[▲△☗☖]?(?:([１２３４５６７８９1-9])([一二三四五六七八九])|同[ \u3000\t]*)"
+    r"(成[香桂銀]|[歩香桂銀金角飛玉王と杏圭全馬龍竜])(成|不成|生)?(?:\(([1-9])([1-9])\)|(打))"
 )
-# The common line in one match: number, destination, piece, 成/不成, origin or 打, time.
-_QUICK_LINE = re.compile(
-    r"\s*(\d+)\s+(?:([１２３４５６７８９])([一二三四五六七八九])|同\u3000?)"
-    r"(成[香桂銀]|[歩香桂銀金角飛玉王と杏圭全馬龍竜])(成|不成)?(?:\(([1-9])([1-9])\)|(打))"
-    r"\s*(?:\(\s*(\d+):(\d+)\s*/\s*(\d+):(\d+):(\d+)\s*\))?\s*(\+)?\s*$"
-)
+_MAX_NUMBER_DIGITS = 9
 _FILES = {c: i + 1 for i, c in enumerate("１２３４５６７８９")} | {str(i): i for i in range(1, 10)}
 _RANKS = {c: i + 1 for i, c in enumerate("一二三四五六七八九")}
 _PIECES = {
@@ -59,13 +60,35 @@ _PIECES = {
 }
 
 
-def read_kif(source: str | bytes | Path, *, strict: bool = False) -> Game:
-    """Read a KIF record (text, bytes in CP932 or UTF-8, or a path).
+def read_kif(source: str | bytes | Path, *, strict: bool = False, limits: ReadLimits = DEFAULT_LIMITS) -> Game:
+    """Read a KIF record (text, bytes in CP932 or UTF-8, or a :class:`~pathlib.Path`).
 
     :raises KifuParseError: on the first problem when *strict*; otherwise problems are in
         ``game.errors`` and everything before them is kept.
+    :raises KifuLimitError: if the record exceeds *limits*.
     """
-    return _KifReader.read(source, strict=strict)
+    return _KifReader.read(source, strict=strict, limits=limits)
+
+
+def split_move_line(s: str) -> tuple[str, str, tuple[str | None, ...] | None] | None:
+    """``(number, move text, time groups)`` of the stripped numbered line *s*, or None if it
+    does not start with a number.  The time groups are ``(hours, minutes, seconds, total hours,
+    total minutes, total seconds)`` of ``( 0:16/00:00:16)``, None without a time; a trailing
+    ``+`` (Kifu for Windows' variation mark) is dropped."""
+    m = _NUMBER.match(s)
+    if m is None:
+        return None
+    body = s[m.end():].strip(LINE_SPACES)
+    if body.endswith("+"):
+        body = body[:-1].rstrip(LINE_SPACES)
+    time = None
+    if body.endswith(")"):
+        opening = body.rfind("(")
+        found = _TIME.fullmatch(body, opening) if opening > 0 else None
+        if found is not None:
+            time = found.groups()
+            body = body[:opening].rstrip(LINE_SPACES)
+    return m.group(), body, time
 
 
 class _KifReader(KakinokiReader):
@@ -77,78 +100,44 @@ class _KifReader(KakinokiReader):
     def move_line(self, s: str, lineno: int, line: str) -> bool:
         if not "0" <= s[0] <= "9":
             return False
-        m = _QUICK_LINE.match(line)
-        if m is None or not self.in_moves or self.skip_line:
-            numbered = _MOVE_LINE.match(line)
-            if numbered is None:
-                return False
-            self.numbered_line(numbered, lineno, line)
+        parts = split_move_line(s)
+        if parts is None:
+            return False
+        number, text, time = parts
+        if len(number) > _MAX_NUMBER_DIGITS:
+            self.skip_rest(f"move number {excerpt(number)} is too long", lineno, line)
             return True
-        # The common line (origin or 打, optional time), decoded in one go: the hot path.
-        num, file, rank, name, suffix, ff, fr, drop, em, es, th, tm, ts, _ = m.groups()
-        tracker = self.tracker
-        assert tracker is not None
-        builder = self.builder
-        expected = tracker.expected_number()
-        if int(num) != expected:
-            self.error(f"move number {num}, expected {expected}", lineno, line)
-        if file is not None:
-            to = (_RANKS[rank] - 1) * 9 + 9 - _FILES[file]
-        else:
-            last = builder.node
-            if last.move is None:
-                self.skip_rest(f"{line.strip()!r}: 同 without a previous move", lineno, line)
-                return True
-            to = last.move.to_square
-        pt = _PIECES[name]
-        if drop:
-            if pt > 7:
-                self.skip_rest(f"{line.strip()!r}: a {name} cannot be dropped", lineno, line)
-                return True
-            code = to | (81 + pt) << 7
-        else:
-            frm = (int(fr) - 1) * 9 + 9 - int(ff)
-            on_board = builder.board._board[frm] & 15
-            if (on_board and on_board != pt and not builder.ended) or frm == to:
-                self.skip_line = True
-                self.decode(line.strip(), lineno, line)  # reports the problem
-                return True
-            code = to | frm << 7 | (16384 if suffix == "成" else 0)
-        elapsed = total = None
-        if em is not None:
-            elapsed = int(em) * 60 + int(es)
-            total = int(th) * 3600 + int(tm) * 60 + int(ts)
-        before = builder.node
-        node = builder.move(code, lineno, line, elapsed=elapsed, total=total)
-        if node is None:
-            self.skip_line = True
-        elif node is not before:
-            tracker.lines[-1].append(node)
+        if not text:
+            self.error(f"cannot read move line {excerpt(s)}", lineno, line)
+            return True
+        self.numbered_line(int(number), text, time, lineno, line)
         return True
 
-    def numbered_line(self, m: re.Match[str], lineno: int, line: str) -> None:
+    def numbered_line(
+        self, number: int, text: str, time: tuple[str | None, ...] | None, lineno: int, line: str
+    ) -> None:
         """Any numbered line: a move in any notation KIF writers use, or a special move."""
-        num, text, eh, em, es, th, tm, ts = m.groups()
-        number = int(num)
         if not self.in_moves:
             self.start_moves(number)
         if self.skip_line:
             return
-        assert self.tracker is not None
+        tracker = self.tracker
+        assert tracker is not None
         builder = self.builder
         elapsed = total = None
-        if em is not None:
-            elapsed = int(eh or 0) * 3600 + int(em) * 60 + int(es)
+        if time is not None:
+            eh, em, es, th, tm, ts = time
+            elapsed = int(eh or 0) * 3600 + int(em or 0) * 60 + int(es or 0)
             if th is not None:
-                total = int(th) * 3600 + int(tm) * 60 + int(ts)
-        expected = self.tracker.expected_number()
+                total = int(th) * 3600 + int(tm or 0) * 60 + int(ts or 0)
+        expected = tracker.expected_number()
         if number != expected:
             self.error(f"move number {number}, expected {expected}", lineno, line)
         word = text.lstrip("▲△☗☖")
         if word in KIF_WORDS or (not word[:1].isdigit() and word[:1] not in "１２３４５６７８９同" and _is_word(word)):
             node = builder.result(word, lineno, line, elapsed=elapsed, total=total)
             if node is not None:
-                self.tracker.add(node)
+                tracker.add(node)
             return
         code = self.decode(text, lineno, line)
         if code is None:
@@ -159,42 +148,44 @@ class _KifReader(KakinokiReader):
         if node is None:
             self.skip_line = True
         elif node is not before:
-            self.tracker.add(node)
+            tracker.add(node)
 
     def decode(self, text: str, lineno: int, line: str) -> int | None:
-        board = self.builder.board
-        m = _FAST_MOVE.match(text)
+        """The move code *text* names (reported and None when it names none)."""
+        builder = self.builder
+        board = builder.board
+        m = _FAST_MOVE.fullmatch(text)
         if m is not None:
             file, rank, name, suffix, ff, fr, drop = m.groups()
             if file is not None:
                 to = (_RANKS[rank] - 1) * 9 + 9 - _FILES[file]
             else:
-                last = self.builder.node
+                last = builder.node
                 while last.move is None and last.parent is not None and last.result is not None:
                     last = last.parent
                 if last.move is None:
-                    self.error(f"{text!r}: 同 without a previous move", lineno, line)
+                    self.error(f"{excerpt(text)}: 同 without a previous move", lineno, line)
                     return None
                 to = last.move.to_square
             pt = _PIECES[name]
             if drop:
                 if pt > 7:
-                    self.error(f"{text!r}: a {name} cannot be dropped", lineno, line)
+                    self.error(f"{excerpt(text)}: a {name} cannot be dropped", lineno, line)
                     return None
                 return to | (81 + pt) << 7
             frm = (int(fr) - 1) * 9 + 9 - int(ff)
             on_board = board._board[frm] & 15
-            if on_board and on_board != pt and not self.builder.ended:
-                self.error(f"{text!r}: the piece on {ff}{fr} is not a {name}", lineno, line)
+            if on_board and on_board != pt and not builder.ended:
+                self.error(f"{excerpt(text)}: the piece on {ff}{fr} is not a {name}", lineno, line)
                 return None
             if frm == to:
-                self.error(f"{text!r} does not move", lineno, line)
+                self.error(f"{excerpt(text)} does not move", lineno, line)
                 return None
             return to | frm << 7 | (1 << 14 if suffix == "成" else 0)
         try:
-            return parse_kif_move(board, text, previous_to=previous_to(self.builder.node)).code
+            return parse_kif_move(board, text, previous_to=previous_to(builder.node)).code
         except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as error:
-            self.error(f"cannot read move {text!r}: {error}", lineno, line)
+            self.error(f"cannot read move {excerpt(text)}: {error}", lineno, line)
             return None
 
     def made(self, s: str, lineno: int, line: str) -> None:

@@ -27,6 +27,7 @@ from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.results import ResultKind
 from shogiban.move import Move
+from shogiban.notation.excerpt import excerpt
 from shogiban.sfen import STARTING_SFEN
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -95,7 +96,7 @@ def read_usen(source: str | bytes | Path, *, strict: bool = False) -> Game:
         line = line[5:]
     parts = line.split("~")
     if len(parts) < 2:
-        builder.error(f"not a USEN record (no '~'): {line[:60]!r}", 1, line)
+        builder.error(f"not a USEN record (no '~'): {excerpt(line[:60])}", 1, line)
         return builder.finish()
     sfen = STARTING_SFEN
     if parts[0]:
@@ -112,7 +113,7 @@ def read_usen(source: str | bytes | Path, *, strict: bool = False) -> Game:
         if len(fields) == 2:
             fields.append("")  # ShogiBoardQ leaves out an empty end
         if len(fields) != 3 or not fields[0].isdigit():
-            builder.error(f"USEN line {part[:40]!r} is not 'offset.moves.end'", 1, line)
+            builder.error(f"USEN line {excerpt(part[:40])} is not 'offset.moves.end'", 1, line)
             continue
         offset = int(fields[0])
         if index == 0:
@@ -133,11 +134,11 @@ def read_usen(source: str | bytes | Path, *, strict: bool = False) -> Game:
 
 def _read_moves(builder: GameBuilder, moves: str, end: str, line: str) -> None:
     if len(moves) % 3:
-        builder.error(f"USEN moves {moves[:30]!r} are not groups of three characters", 1, line)
+        builder.error(f"USEN moves {excerpt(moves[:30])} are not groups of three characters", 1, line)
     for i in range(0, len(moves) - 2, 3):
         move = decode_move(moves[i:i + 3])
         if move is None:
-            builder.error(f"cannot read USEN move {moves[i:i + 3]!r}", 1, line)
+            builder.error(f"cannot read USEN move {excerpt(moves[i:i + 3])}", 1, line)
             return
         if builder.move(move, 1, line, text=moves[i:i + 3]) is None or builder.ended:
             return
@@ -146,7 +147,7 @@ def _read_moves(builder: GameBuilder, moves: str, end: str, line: str) -> None:
     if end[0] == "i" and len(end) == 4:
         move = decode_move(end[1:])
         if move is None:
-            builder.error(f"cannot read the illegal move {end!r}", 1, line)
+            builder.error(f"cannot read the illegal move {excerpt(end)}", 1, line)
             return
         node = builder.move(move, 1, line, text=end)
         if node is not None and node.result is not None:
@@ -154,7 +155,7 @@ def _read_moves(builder: GameBuilder, moves: str, end: str, line: str) -> None:
         return
     word = _END_WORDS.get(end)
     if word is None:
-        builder.error(f"unknown USEN end {end!r}", 1, line)
+        builder.error(f"unknown USEN end {excerpt(end)}", 1, line)
         return
     if end in "pj" and builder.board.is_repetition(4):
         word = "千日手"

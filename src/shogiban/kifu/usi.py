@@ -29,6 +29,7 @@ from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game
 from shogiban.kifu.results import ResultKind
 from shogiban.move import Move
+from shogiban.notation.excerpt import excerpt
 from shogiban.sfen import STARTING_SFEN, SfenParts, make_sfen, parse_sfen
 
 #: Result words after the moves, and the KIF word each stands for.
@@ -111,7 +112,7 @@ def _read_line(line: str, lineno: int, raw: str, strict: bool) -> Game:
     if rest and rest[0] == "moves":
         rest = rest[1:]
     elif rest:
-        builder.error(f"expected 'moves' before {rest[0]!r}", lineno, raw)
+        builder.error(f"expected 'moves' before {excerpt(rest[0])}", lineno, raw)
     try:
         Board(sfen, lenient=True)
     except InvalidSfenError as error:
@@ -127,7 +128,7 @@ def _read_line(line: str, lineno: int, raw: str, strict: bool) -> Game:
         try:
             move = Move.from_usi(token)
         except InvalidMoveError:
-            builder.error(f"cannot read move {token!r}", lineno, raw)
+            builder.error(f"cannot read move {excerpt(token)}", lineno, raw)
             break
         if builder.move(move, lineno, raw, text=token) is None:
             break

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Final
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from shogiban.move import MOVES, Move
 from shogiban.notation._legal import legal_codes
+from shogiban.notation.excerpt import excerpt
 from shogiban.notation.names import (
     BOD_PIECE_NAMES,
     DIGIT_VALUES,
@@ -283,7 +284,7 @@ def _skip_spaces(s: str, i: int) -> int:
 
 
 def _invalid(text: str, why: str) -> InvalidMoveError:
-    return InvalidMoveError(f"invalid japanese move: {text!r} ({why})")
+    return InvalidMoveError(f"invalid japanese move: {excerpt(text)} ({why})")
 
 
 def _read_square(text: str, s: str, i: int) -> tuple[int, int]:
@@ -295,7 +296,7 @@ def _read_square(text: str, s: str, i: int) -> tuple[int, int]:
 
 def _tokenize(text: str) -> _Parsed:
     if not isinstance(text, str):
-        raise InvalidMoveError(f"invalid japanese move: {text!r} (not a string)")
+        raise InvalidMoveError(f"invalid japanese move: {excerpt(text)} (not a string)")
     s = text.strip(_SPACES + "\r\n")
     i = 0
     color: int | None = None
@@ -336,7 +337,7 @@ def _tokenize(text: str) -> _Parsed:
         origin = (DIGIT_VALUES[inner[1]] - 1) * 9 + 9 - DIGIT_VALUES[inner[0]]
         i = _skip_spaces(s, close + 1)
     if i != len(s):
-        raise _invalid(text, f"unexpected {s[i:]!r}")
+        raise _invalid(text, f"unexpected {excerpt(s[i:])}")
     if action == "打" and (origin is not None or modifiers):
         raise _invalid(text, "a drop has no origin or modifiers")
     return _Parsed(color, to, piece, modifiers, action, origin)
@@ -361,7 +362,7 @@ def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
     if parsed.color is not None and parsed.color != color:
         side = ("sente", "gote")
         raise IllegalMoveError(
-            f"illegal move: {text!r} in {board.sfen()} (it is {side[color]}'s turn, not {side[parsed.color]}'s)",
+            f"illegal move: {excerpt(text)} in {board.sfen()} (it is {side[color]}'s turn, not {side[parsed.color]}'s)",
             "wrong_side",
         )
     to = parsed.to
@@ -385,7 +386,7 @@ def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
         reason = board.illegal_reason(drop) or "illegal drop"
         if parsed.action != "打":  # read as a drop only because no board piece could go there
             reason = f"no {ENGLISH_NAMES[pt]} can move to {SQUARE_NAMES[to]}, and as a drop: {reason}"
-        raise IllegalMoveError(f"illegal move: {text!r} in {board.sfen()} ({reason})")
+        raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})")
     matches = board_moves
     if parsed.origin is not None:
         matches = [c for c in matches if c >> 7 & 127 == parsed.origin]
@@ -402,12 +403,12 @@ def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
     if len(promoted) > 1:
         candidates = tuple(Move.from_code(c) for c in promoted)
         raise AmbiguousMoveError(
-            f"ambiguous move: {text!r} in {board.sfen()} (could be {', '.join(m.usi() for m in candidates)};"
+            f"ambiguous move: {excerpt(text)} in {board.sfen()} (could be {', '.join(m.usi() for m in candidates)};"
             " add 右 左 直 上 引 寄 or the origin)",
             candidates,
         )
     reason = _why_not(board, parsed, to, board_moves, matches)
-    raise IllegalMoveError(f"illegal move: {text!r} in {board.sfen()} ({reason})")
+    raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})")
 
 
 def _why_not(board: Board, parsed: _Parsed, to: int, board_moves: list[int], matches: list[int]) -> str:
@@ -426,7 +427,7 @@ def _why_not(board: Board, parsed: _Parsed, to: int, board_moves: list[int], mat
     if matches:
         return f"the {name} must promote" if parsed.action != "成" else f"the {name} cannot promote here"
     if board_moves:
-        return f"no {name} to {SQUARE_NAMES[to]} fits {parsed.modifiers!r}"
+        return f"no {name} to {SQUARE_NAMES[to]} fits {excerpt(parsed.modifiers)}"
     return f"no {name} can move to {SQUARE_NAMES[to]}"
 
 

@@ -22,7 +22,7 @@ from shogiban.board import Board
 from shogiban.errors import KifuParseError
 from shogiban.kifu._legality import push_if_legal
 from shogiban.kifu.game import Game, GameNode
-from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits, too_large
+from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
 from shogiban.kifu.results import Result, ResultKind, make_result, with_board_evidence
 from shogiban.move import MOVES, Move
 from shogiban.notation.excerpt import excerpt
@@ -44,12 +44,22 @@ class GameBuilder:
     :param strict: raise the first problem instead of recording it.
     :param limits: the bounds to enforce (:class:`~shogiban.kifu.limits.KifuLimitError` when one
         is exceeded, strict or not).
+    :param budget: what the other games of the same file used of *limits* (a new budget when
+        not given).
     """
 
-    def __init__(self, *, strict: bool = False, game: Game | None = None, limits: ReadLimits = DEFAULT_LIMITS) -> None:
+    def __init__(
+        self,
+        *,
+        strict: bool = False,
+        game: Game | None = None,
+        limits: ReadLimits = DEFAULT_LIMITS,
+        budget: ReadBudget | None = None,
+    ) -> None:
         self.game = game if game is not None else Game()
         self.strict = strict
-        self.limits = limits
+        self.budget = budget if budget is not None else ReadBudget(limits)
+        self.limits = self.budget.limits
         self.node: GameNode = self.game.root
         """Where the next move goes."""
         self.board = _start_board(self.game.root.sfen)
@@ -59,12 +69,9 @@ class GameBuilder:
         self._checkpoints: dict[GameNode, tuple[int, str]] = {self.game.root: (0, self.game.root.sfen)}
         self._history_from_start = True  # the board's move stack holds every move since the start
         self._unsettled: dict[GameNode, str | None] = {}  # results whose repetition is not known yet
-        self._nodes = 0
-        self._variations = 0
         self._comment_node: GameNode | None = None
         self._comment_parts: list[str] = []
         self._comment_size = 0
-        self._comments_size = 0
 
     # -- problems -----------------------------------------------------------------------------
 
@@ -79,10 +86,8 @@ class GameBuilder:
         self._record(error)
 
     def _record(self, error: KifuParseError) -> None:
-        errors = self.game.errors
-        if len(errors) >= self.limits.max_errors:
-            raise too_large("problems", "max_errors", self.limits.max_errors, error.lineno, error.line)
-        errors.append(error)
+        self.budget.add_error(error.lineno, error.line)
+        self.game.errors.append(error)
 
     # -- set-up -------------------------------------------------------------------------------
 
@@ -157,16 +162,9 @@ class GameBuilder:
         """Whether the current line already ended with a result."""
         return self.node.result is not None
 
-    def _append(self, parent: GameNode, node: GameNode) -> None:
+    def _append(self, parent: GameNode, node: GameNode, lineno: int | None, line: str | None) -> None:
         """Add *node* below *parent* and make it current, within the limits."""
-        limits = self.limits
-        self._nodes += 1
-        if self._nodes > limits.max_moves:
-            raise too_large("moves", "max_moves", limits.max_moves)
-        if parent.variations:
-            self._variations += 1
-            if self._variations > limits.max_variations:
-                raise too_large("variations", "max_variations", limits.max_variations)
+        self.budget.add_node(alternative=bool(parent.variations), lineno=lineno, line=line)
         parent.variations.append(node)
         self.node = node
         self._depth += 1
@@ -202,7 +200,7 @@ class GameBuilder:
             if elapsed is not None or total is not None:
                 node.elapsed = elapsed
                 node.total = total
-            self._append(parent, node)
+            self._append(parent, node, lineno, line)
             return node
         mv = MOVES[code]
         assert mv is not None
@@ -211,7 +209,7 @@ class GameBuilder:
         mover = self.board.turn
         result = Result(ResultKind.ILLEGAL, mover.other, "", mv, f"{_side(mover)}: {mv.usi()} ({reason})")
         node = GameNode(parent, None, result=result, elapsed=elapsed, total=total)
-        self._append(parent, node)
+        self._append(parent, node, lineno, line)
         error = _problem(f"illegal move {excerpt(shown)} ({reason}), recorded as a foul (反則)", lineno, line)
         # Kept pending: a following 反則勝ち / %ILLEGAL_MOVE confirms the foul and withdraws it.
         self._pending_illegal = error
@@ -245,8 +243,10 @@ class GameBuilder:
                     errors = self.game.errors
                     if errors and errors[-1] is pending:
                         errors.pop()
+                        self.budget.forget_error()
                     elif pending in errors:
                         errors.remove(pending)
+                        self.budget.forget_error()
                 self._pending_illegal = None
                 if elapsed is not None and node.elapsed is None:
                     node.elapsed = elapsed
@@ -257,13 +257,13 @@ class GameBuilder:
             self.error(f"result {excerpt(word)} after the end of the game", lineno, line)
             return None
         board = self.board
-        result = _stated_result(word, board.turn, winner)
+        result = stated_result(word, winner, board.turn)
         child = GameNode(node, None, result=result, elapsed=elapsed, total=total)
         if self._history_from_start:
             child.result = _with_repetition(result, board, if_repeated, winner)
         else:
             self._unsettled[child] = if_repeated
-        self._append(node, child)
+        self._append(node, child, lineno, line)
         return child
 
     def comment(self, text: str) -> None:
@@ -282,12 +282,9 @@ class GameBuilder:
             return
         size = len(text) + (1 if parts else 0)
         self._comment_size += size
-        self._comments_size += size
-        limits = self.limits
-        if self._comment_size > limits.max_comment:
-            raise too_large("characters in one comment", "max_comment", limits.max_comment)
-        if self._comments_size > limits.max_comments:
-            raise too_large("characters of comments", "max_comments", limits.max_comments)
+        if self._comment_size > self.limits.max_comment:
+            raise too_large("characters in one comment", "max_comment", self.limits.max_comment)
+        self.budget.add_comment(size)
         parts.append(text)
 
     def _flush_comment(self) -> None:
@@ -332,7 +329,9 @@ class GameBuilder:
         self._unsettled.clear()
 
 
-def _stated_result(word: str, turn: Color, winner: Color | bool | None) -> Result:
+def stated_result(word: str, winner: Color | bool | None, turn: Color) -> Result:
+    """The result *word* states when *turn* is to move; *winner* overrides the winner derived
+    from the word unless it is False (a KI2 まで line names the winner)."""
     result = make_result(word, turn)
     if winner is not False:
         result = Result(result.kind, winner if isinstance(winner, Color) else None, result.word)
@@ -344,7 +343,7 @@ def _with_repetition(result: Result, board: Board, if_repeated: str | None, winn
     if board._rep.get(board._hash, 0) < 4:
         return result
     if if_repeated is not None:
-        result = _stated_result(if_repeated, board.turn, winner)
+        result = stated_result(if_repeated, winner, board.turn)
     return with_board_evidence(result, rules.repetition_outcome(board))
 
 
@@ -374,4 +373,4 @@ def _side(color: Color) -> str:
     return "sente" if color == Color.BLACK else "gote"
 
 
-__all__ = ["CHECKPOINT_EVERY", "GameBuilder"]
+__all__ = ["CHECKPOINT_EVERY", "GameBuilder", "stated_result"]

@@ -26,7 +26,9 @@ from shogiban.kifu.comments import restore_illegal_moves, result_comment
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.headers import CSA_TO_KIF, KIF_TO_CSA
-from shogiban.kifu.results import csa_token
+from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
+from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
+from shogiban.kifu.results import csa_token, make_result
 from shogiban.kifu.timefmt import format_seconds_csa
 from shogiban.notation.csa_move import CSA_PIECE_NAMES, CSA_PIECE_TYPES, make_csa_move
 from shogiban.notation.excerpt import excerpt
@@ -43,7 +45,8 @@ _FULL_SET = {1: 18, 2: 4, 3: 4, 4: 4, 5: 2, 6: 2, 7: 4, 8: 2}
 _SQUARES = {f"{f}{r}": make_square(f, r) for f in range(1, 10) for r in range(1, 10)}
 _CELL_RE = re.compile(r"[+-][A-Z]{2}|\*")
 _PLACE_RE = re.compile(r"(\d)(\d)([A-Z]{2})")
-_TIME_RE = re.compile(r"T\s*(\d+(?:\.\d*)?)$")
+_TIME_RE = re.compile(r"T\s*([0-9]{1,9}(?:\.[0-9]{0,9})?)$")
+_VERSION_RE = re.compile(r"V[0-9]{1,9}(\.[0-9]{1,9})?")
 
 
 class _Setup:
@@ -79,32 +82,41 @@ class _Setup:
         return make_sfen(self.board, turn, self.hands, 1)
 
 
-def read_csa(source: str | bytes | Path, *, strict: bool = False) -> Game:
-    """Read the first game of a CSA record (text, bytes or a path).
+def read_csa(source: str | bytes | Path, *, strict: bool = False, limits: ReadLimits = DEFAULT_LIMITS) -> Game:
+    """Read the first game of a CSA record (text, bytes or a :class:`~pathlib.Path`).
 
     :raises KifuParseError: on the first problem when *strict*; otherwise problems are in
         ``game.errors``.
+    :raises KifuLimitError: if the record exceeds *limits*.
     """
-    games = read_csa_games(source, strict=strict, limit=1)
+    games = read_csa_games(source, strict=strict, limit=1, limits=limits)
     return games[0]
 
 
-def read_csa_games(source: str | bytes | Path, *, strict: bool = False, limit: int | None = None) -> list[Game]:
-    """Read every game of a CSA file (games separated by a ``/`` line).
+def read_csa_games(
+    source: str | bytes | Path, *, strict: bool = False, limit: int | None = None, limits: ReadLimits = DEFAULT_LIMITS
+) -> list[Game]:
+    """Read every game of a CSA file (games separated by a ``/`` line); *limits* bound the
+    whole file.
 
     :raises KifuParseError: on the first problem when *strict*.
+    :raises KifuLimitError: if the file exceeds *limits*.
     """
-    text, _ = read_text(source)
-    reader = _CsaReader(strict)
+    text, _ = read_text(source, limits)
+    budget = ReadBudget(limits)
+    reader = _CsaReader(strict, budget)
     games: list[Game] = []
+    longest = limits.max_line
     for lineno, raw in enumerate(text.splitlines(), 1):
+        if len(raw) > longest:
+            raise too_large("characters in a line", "max_line", longest, lineno)
         line = raw.strip()
         if line == "/":
             if reader.touched:  # an empty section between separators is no game
                 games.append(reader.finish())
                 if limit is not None and len(games) >= limit:
                     return games
-                reader = _CsaReader(strict)
+                reader = _CsaReader(strict, budget)
             continue
         reader.line(line, lineno, raw)
     if not games or reader.touched:
@@ -127,8 +139,8 @@ def _unescape_note(text: str) -> str:
 
 
 class _CsaReader:
-    def __init__(self, strict: bool) -> None:
-        self.builder = GameBuilder(strict=strict)
+    def __init__(self, strict: bool, budget: ReadBudget) -> None:
+        self.builder = GameBuilder(strict=strict, budget=budget)
         self.headers = self.builder.game.headers
         self.setup = _Setup()
         self.started = False  # the side-to-move line (or the first move) was seen
@@ -191,7 +203,7 @@ class _CsaReader:
                 value = _unescape_note(value)
             self.headers.add(CSA_TO_KIF.get(key, "$" + key), value)
         elif c == "V":
-            if not re.fullmatch(r"V\d+(\.\d+)?", s):
+            if not _VERSION_RE.fullmatch(s):
                 self.error(f"unknown version line {excerpt(s)}", lineno, raw)
         else:
             self.error(f"unknown line {excerpt(s)}", lineno, raw)
@@ -362,11 +374,14 @@ class _CsaReader:
 # -- writing ------------------------------------------------------------------------------------
 
 
-def write_csa(game: Game, *, version: str = "2.2") -> str:
+def write_csa(game: Game, *, version: str = "2.2", losses: list[Loss] | None = None) -> str:
     """The main line of *game* as CSA text (V2.2 by default, or ``version="3.0"``).
 
     V2.2 files are meant to be saved in Shift_JIS (see :func:`csa_encoding`); V3.0 starts with
     ``'CSA encoding=UTF-8``.
+
+    :param losses: a list to report what CSA cannot hold to (variations, bookmarks, fractions of
+        seconds in V2.2, results it has no token for); see :mod:`shogiban.kifu.losses`.
     """
     if version not in ("2.2", "3.0"):
         raise ValueError(f"unsupported CSA version: {version!r} (use '2.2' or '3.0')")
@@ -406,10 +421,14 @@ def write_csa(game: Game, *, version: str = "2.2") -> str:
                 out.append("T" + format_seconds_csa(node.elapsed, v3))
             _comment_lines(out, node.comment)
         elif node.result is not None:
-            out.append("%" + csa_token(node.result, board.turn, version=version))
+            token = csa_token(node.result, board.turn, version=version)
+            out.append("%" + token)
             if node.elapsed is not None:
                 out.append("T" + format_seconds_csa(node.elapsed, v3))
             _comment_lines(out, result_comment(node, board))
+            lost = not result_kept(node.result, make_result(token, board.turn))
+            add_loss(losses, "result", int(lost), f"csa {version} has no token for it")
+    feature_losses(game, "csa", losses, variations=True, bookmarks=True, time_fractions=not v3)
     return "\n".join(out) + "\n"
 
 

@@ -25,6 +25,7 @@ from shogiban.kifu.headers import Headers
 from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits, too_large
 from shogiban.kifu.lines import LineTracker
 from shogiban.kifu.results import Result, ResultKind
+from shogiban.kifu.walk import LineWalk, Step
 from shogiban.notation.bod import make_bod, parse_bod
 from shogiban.notation.excerpt import excerpt
 from shogiban.pieces import Color
@@ -243,29 +244,42 @@ def text_width(text: str) -> int:
 
 class KakinokiWriter(ABC):
     """What the KIF and KI2 writers share: the output lines, move numbering, the side labels
-    and the ``変化：N手`` blocks."""
+    and the ``変化：N手`` blocks, written deepest first (:class:`~shogiban.kifu.walk.LineWalk`)."""
 
     def __init__(self, game: Game, out: list[str]) -> None:
+        self.game = game
         self.out = out
         self.start_number = int(game.start_sfen.split()[3])
         self.labels = side_labels(game)
 
-    @abstractmethod
-    def line(self, nodes: list[GameNode]) -> None:
-        """Write *nodes* (starting with the node the line continues from), then the variations
-        branching off it (:meth:`variations`)."""
+    def write_lines(self) -> None:
+        """Write the main line, then every variation under its ``変化：N手`` heading."""
+        walk = LineWalk(self.game)
+        main = True
+        for step, ply, node in walk.steps():
+            if step is Step.LINE:
+                if not main:
+                    self.out.append(f"変化：{ply + self.start_number - 1}手")
+                main = False
+                self.start_line(node, ply)
+            elif step is Step.NODE:
+                self.write_node(node, ply, walk.board)
+            else:
+                self.end_line(node, ply, walk.board)
+        if main:
+            self.out.append("")  # no moves
 
-    def variations(self, nodes: list[GameNode]) -> None:
-        """Write the alternatives to the moves of the line *nodes*, deepest first, each under
-        its ``変化：N手`` heading."""
-        for node in reversed(nodes[1:]):
-            parent = node.parent
-            assert parent is not None
-            if parent.variations[0] is not node:
-                continue
-            for alternative in parent.variations[1:]:
-                self.out.append(f"変化：{node.ply() + self.start_number - 1}手")
-                self.line([parent, alternative, *alternative.mainline()])
+    @abstractmethod
+    def start_line(self, first: GameNode, ply: int) -> None:
+        """A line starts with *first*, at *ply*."""
+
+    @abstractmethod
+    def write_node(self, node: GameNode, ply: int, board: Board) -> None:
+        """Write *node* (a move or a result at *ply*; *board* is the position before it)."""
+
+    @abstractmethod
+    def end_line(self, last: GameNode, ply: int, board: Board) -> None:
+        """The line ended with *last* (at *ply*; *board* is the position after it)."""
 
 
 # -- reading ------------------------------------------------------------------------------------

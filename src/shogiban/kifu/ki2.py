@@ -16,7 +16,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from shogiban.board import Board
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from shogiban.kifu.builder import stated_result
 from shogiban.kifu.comments import result_comment
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.kakinoki import (
@@ -29,6 +31,8 @@ from shogiban.kifu.kakinoki import (
     previous_to,
     text_width,
 )
+from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
+from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
 from shogiban.move import Move
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.japanese import make_ki2_move, parse_ki2_move
@@ -39,13 +43,14 @@ _SPACES = " \t\u3000\r\n"
 _PER_LINE = 6
 
 
-def read_ki2(source: str | bytes | Path, *, strict: bool = False) -> Game:
-    """Read a KI2 record (text, bytes in CP932 or UTF-8, or a path).
+def read_ki2(source: str | bytes | Path, *, strict: bool = False, limits: ReadLimits = DEFAULT_LIMITS) -> Game:
+    """Read a KI2 record (text, bytes in CP932 or UTF-8, or a :class:`~pathlib.Path`).
 
     :raises KifuParseError: on the first problem when *strict*; otherwise problems are in
         ``game.errors``.
+    :raises KifuLimitError: if the record exceeds *limits*.
     """
-    return _Ki2Reader.read(source, strict=strict)
+    return _Ki2Reader.read(source, strict=strict, limits=limits)
 
 
 class _Ki2Reader(KakinokiReader):
@@ -112,46 +117,60 @@ def _illegal_drop(text: str) -> Move | None:
 # -- writing ------------------------------------------------------------------------------------
 
 
-def write_ki2(game: Game, *, encoding: str | None = None) -> str:
+def write_ki2(game: Game, *, encoding: str | None = None, losses: list[Loss] | None = None) -> str:
     """*game* as KI2 text: moves in relative notation, comments, variations, and the result as
-    a ``まで…`` line.  An illegal move is written into the result's comment."""
+    a ``まで…`` line.  An illegal move is written into the result's comment.
+
+    :param losses: a list to report what KI2 cannot hold to (times, results its ``まで`` line
+        cannot state); see :mod:`shogiban.kifu.losses`.
+    """
     del encoding  # KI2 files carry no encoding line
     out = header_block(game)
     out.extend(comment_lines(game.root.comment, game.root.bookmark))
-    _Ki2Writer(game, out).line([game.root, *game.root.mainline()])
+    writer = _Ki2Writer(game, out)
+    writer.write_lines()
+    feature_losses(game, "ki2", losses, times=True)
+    add_loss(losses, "result", writer.lost_results, "the ki2 まで line cannot state it")
     return "\n".join(out) + "\n"
 
 
 class _Ki2Writer(KakinokiWriter):
-    def line(self, nodes: list[GameNode]) -> None:
-        base = nodes[0]
-        board = base.board()
-        row: list[str] = []
+    def __init__(self, game: Game, out: list[str]) -> None:
+        super().__init__(game, out)
+        self.row: list[str] = []
+        self.lost_results = 0
 
-        def flush() -> None:
-            if row:
-                self.out.append("".join(row).rstrip())
-                row.clear()
+    def flush(self) -> None:
+        if self.row:
+            self.out.append("".join(self.row).rstrip())
+            self.row.clear()
 
-        for node in nodes[1:]:
-            parent = node.parent
-            assert parent is not None
-            if node.move is not None:
-                text = make_ki2_move(board, node.move, previous_to=previous_to(parent))
-                board.push(node.move)
-                row.append(text + " " * max(1, 12 - text_width(text)))
-                if len(row) >= _PER_LINE or node.comment or node.bookmark:
-                    flush()
-                self.out.extend(comment_lines(node.comment, node.bookmark))
-            else:
-                assert node.result is not None
-                flush()
-                moves = len(node.moves()) + self.start_number - 1
-                self.out.append(made_line(node.result, moves, board.turn, self.labels, ki2=True))
-                self.out.extend(comment_lines(result_comment(node, board)))
-        flush()
+    def start_line(self, first: GameNode, ply: int) -> None:
+        self.row.clear()
+
+    def write_node(self, node: GameNode, ply: int, board: Board) -> None:
+        parent = node.parent
+        assert parent is not None
+        if node.move is not None:
+            text = make_ki2_move(board, node.move, previous_to=previous_to(parent))
+            self.row.append(text + " " * max(1, 12 - text_width(text)))
+            if len(self.row) >= _PER_LINE or node.comment or node.bookmark:
+                self.flush()
+            self.out.extend(comment_lines(node.comment, node.bookmark))
+        else:
+            assert node.result is not None
+            self.flush()
+            moves = ply + self.start_number - 2
+            made = made_line(node.result, moves, board.turn, self.labels, ki2=True)
+            stated = parse_made_line(made, board.turn)
+            if stated is None or not result_kept(node.result, stated_result(*stated, board.turn)):
+                self.lost_results += 1
+            self.out.append(made)
+            self.out.extend(comment_lines(result_comment(node, board)))
+
+    def end_line(self, last: GameNode, ply: int, board: Board) -> None:
+        self.flush()
         self.out.append("")
-        self.variations(nodes)
 
 
 __all__ = ["read_ki2", "write_ki2"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from shogiban.board import Board
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from shogiban.kifu.comments import result_comment
 from shogiban.kifu.game import Game, GameNode
@@ -34,7 +35,8 @@ from shogiban.kifu.kakinoki import (
     text_width,
 )
 from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
-from shogiban.kifu.results import KIF_WORDS, kif_word
+from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
+from shogiban.kifu.results import KIF_WORDS, kif_word, make_result
 from shogiban.kifu.timefmt import format_kif_time
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.japanese import make_kif_move, parse_kif_move
@@ -134,7 +136,7 @@ class _KifReader(KakinokiReader):
         if number != expected:
             self.error(f"move number {number}, expected {expected}", lineno, line)
         word = text.lstrip("▲△☗☖")
-        if word in KIF_WORDS or (not word[:1].isdigit() and word[:1] not in "１２３４５６７８９同" and _is_word(word)):
+        if reads_as_result(word):
             node = builder.result(word, lineno, line, elapsed=elapsed, total=total)
             if node is not None:
                 tracker.add(node)
@@ -198,6 +200,11 @@ class _KifReader(KakinokiReader):
             self.add_stated_result(stated, lineno, line)
 
 
+def reads_as_result(word: str) -> bool:
+    """Whether the move text *word* of a numbered line is a special move (投了, 封じ手, ...)."""
+    return word in KIF_WORDS or (not word[:1].isdigit() and word[:1] not in "１２３４５６７８９同" and _is_word(word))
+
+
 def _is_word(text: str) -> bool:
     """A special-move word no list knows (封じ手, ...): short, no digits, no parentheses."""
     return len(text) <= 8 and not any(ch in text for ch in "()（）") and not any(ch.isdigit() for ch in text)
@@ -206,13 +213,17 @@ def _is_word(text: str) -> bool:
 # -- writing ------------------------------------------------------------------------------------
 
 
-def write_kif(game: Game, *, times: bool | None = None, encoding: str = "Shift_JIS") -> str:
+def write_kif(
+    game: Game, *, times: bool | None = None, encoding: str = "Shift_JIS", losses: list[Loss] | None = None
+) -> str:
     """*game* as KIF text with its variations, comments, bookmarks and times.
 
     :param times: write the time column (default: when any move has a time).
     :param encoding: the encoding named in the ``#KIF`` line (``Shift_JIS`` for ``.kif``,
         ``UTF-8`` for ``.kifu``); encode the text accordingly
         (:func:`shogiban.kifu.encoding.encode` maps ☗☖ to ▲△ for CP932).
+    :param losses: a list to report what KIF cannot hold to (fractions of seconds, times when
+        *times* is false, results it has no word for); see :mod:`shogiban.kifu.losses`.
     """
     if times is None:
         times = any(n.elapsed is not None or n.total is not None for n in game.walk())
@@ -220,7 +231,9 @@ def write_kif(game: Game, *, times: bool | None = None, encoding: str = "Shift_J
     out.append("手数----指手---------消費時間--" if times else "手数----指手--")
     out.extend(comment_lines(game.root.comment, game.root.bookmark))
     writer = _KifWriter(game, times, out)
-    writer.line([game.root, *game.root.mainline()], main=True)
+    writer.write_lines()
+    feature_losses(game, "kif", losses, times=not times, time_fractions=True)
+    add_loss(losses, "result", writer.lost_results, "kif has no word for it")
     return "\n".join(out) + "\n"
 
 
@@ -228,35 +241,17 @@ class _KifWriter(KakinokiWriter):
     def __init__(self, game: Game, times: bool, out: list[str]) -> None:
         super().__init__(game, out)
         self.times = times
+        self.totals = [0.0, 0.0]
+        self.totals_after: dict[GameNode, tuple[float, float]] = {}  # by node, for the variations
+        self.lost_results = 0
 
-    def line(self, nodes: list[GameNode], *, main: bool = False) -> None:
-        """Write *nodes* (starting with the node the line continues from), then the variations
-        branching off it, deepest first."""
-        base = nodes[0]
-        board = base.board()
-        totals = self._totals_before(base)
-        for node in nodes[1:]:
-            self._write_node(node, board, totals)
-            if node.move is not None:
-                board.push(node.move)
-        end = nodes[-1]
-        if end.result is not None:
-            self.out.append(made_line(end.result, len(end.moves()) + self.start_number - 1, end.turn(), self.labels))
-        if main or len(nodes) > 1:
-            self.out.append("")
-        self.variations(nodes)
+    def start_line(self, first: GameNode, ply: int) -> None:
+        if self.times:
+            parent = first.parent
+            assert parent is not None
+            self.totals = list(self.totals_after.get(parent, (0.0, 0.0)))
 
-    def _totals_before(self, node: GameNode) -> list[float]:
-        totals = [0.0, 0.0]
-        for i, n in enumerate(node.path()[1:]):
-            totals[i & 1] = n.total if n.total is not None else totals[i & 1] + (n.elapsed or 0)
-        return totals
-
-    def _write_node(self, node: GameNode, board: object, totals: list[float]) -> None:
-        from shogiban.board import Board
-
-        assert isinstance(board, Board)
-        ply = node.ply()
+    def write_node(self, node: GameNode, ply: int, board: Board) -> None:
         number = ply + self.start_number - 1
         parent = node.parent
         assert parent is not None
@@ -265,17 +260,26 @@ class _KifWriter(KakinokiWriter):
         else:
             assert node.result is not None
             text = kif_word(node.result, board.turn)
+            if not reads_as_result(text) or not result_kept(node.result, make_result(text, board.turn)):
+                self.lost_results += 1
         line = f"{number:>4} {text}"
         if self.times:
+            totals = self.totals
             side = (ply - 1) & 1
             elapsed = node.elapsed or 0
             totals[side] = node.total if node.total is not None else totals[side] + elapsed
+            self.totals_after[node] = (totals[0], totals[1])
             line += " " * max(1, 13 - text_width(text)) + format_kif_time(elapsed, totals[side])
         # Kifu for Windows marks a move that has alternatives with a trailing "+"; it is only a
         # hint (the 変化 blocks hold the tree) and python-shogi drops lines that carry it.
         self.out.append(line)
         comment = result_comment(node, board) if node.result is not None else node.comment
         self.out.extend(comment_lines(comment, node.bookmark))
+
+    def end_line(self, last: GameNode, ply: int, board: Board) -> None:
+        if last.result is not None:
+            self.out.append(made_line(last.result, ply + self.start_number - 2, board.turn, self.labels))
+        self.out.append("")
 
 
 __all__ = ["read_kif", "write_kif"]

@@ -20,7 +20,7 @@ from typing import Final
 
 from shogiban.errors import KifuParseError
 
-__all__ = ["DEFAULT_LIMITS", "KifuLimitError", "ReadLimits"]
+__all__ = ["DEFAULT_LIMITS", "KifuLimitError", "ReadBudget", "ReadLimits"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,3 +62,54 @@ def too_large(what: str, limit: str, bound: int, lineno: int | None = None, line
     """The error for exceeding *limit* (a :class:`ReadLimits` field, at most *bound* of *what*)."""
     where = f"line {lineno}: " if lineno is not None else ""
     return KifuLimitError(f"{where}record too large: more than {bound} {what} ({limit})", limit, lineno, line)
+
+
+class ReadBudget:
+    """What one read has used of its :class:`ReadLimits`, shared by the games of a file that
+    holds several (CSA ``/`` sections, USI lines, SFEN lists)."""
+
+    __slots__ = ("comments", "errors", "limits", "nodes", "variations")
+
+    def __init__(self, limits: ReadLimits = DEFAULT_LIMITS) -> None:
+        self.limits = limits
+        self.nodes = 0
+        self.variations = 0
+        self.comments = 0
+        self.errors = 0
+
+    def add_node(self, *, alternative: bool, lineno: int | None = None, line: str | None = None) -> None:
+        """Count a move or result (*alternative*: not its parent's first continuation) read
+        from *line*.
+
+        :raises KifuLimitError: past ``max_moves`` or ``max_variations``.
+        """
+        limits = self.limits
+        self.nodes += 1
+        if self.nodes > limits.max_moves:
+            raise too_large("moves", "max_moves", limits.max_moves, lineno, line)
+        if alternative:
+            self.variations += 1
+            if self.variations > limits.max_variations:
+                raise too_large("variations", "max_variations", limits.max_variations, lineno, line)
+
+    def add_comment(self, size: int) -> None:
+        """Count *size* characters of comments.
+
+        :raises KifuLimitError: past ``max_comments``.
+        """
+        self.comments += size
+        if self.comments > self.limits.max_comments:
+            raise too_large("characters of comments", "max_comments", self.limits.max_comments)
+
+    def add_error(self, lineno: int | None = None, line: str | None = None) -> None:
+        """Count a recorded problem.
+
+        :raises KifuLimitError: past ``max_errors``.
+        """
+        self.errors += 1
+        if self.errors > self.limits.max_errors:
+            raise too_large("problems", "max_errors", self.limits.max_errors, lineno, line)
+
+    def forget_error(self) -> None:
+        """A recorded problem was withdrawn."""
+        self.errors -= 1

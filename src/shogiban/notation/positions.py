@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Final
 
 from shogiban.errors import InvalidSfenError
 from shogiban.notation.excerpt import excerpt
+from shogiban.sfen import SfenParts, parse_sfen
 
 if TYPE_CHECKING:
     from shogiban.board import Board
 
-__all__ = ["MAX_SFEN_LENGTH", "board_from_sfen"]
+__all__ = ["MAX_SFEN_LENGTH", "board_from_sfen", "sfen_parts"]
 
 #: No position needs more: 9 ranks of 9 promoted pieces, every piece in hand, a 9-digit number.
 MAX_SFEN_LENGTH: Final = 256
@@ -37,14 +38,30 @@ def board_from_sfen(sfen: str, *, lenient: bool = True) -> Board:
     """
     from shogiban.board import Board
 
-    if len(sfen) > MAX_SFEN_LENGTH:
-        raise InvalidSfenError(f"invalid sfen: {excerpt(sfen)} (longer than any position)")
-    if _LONG_NUMBER.search(sfen):
-        raise InvalidSfenError(f"invalid sfen: {excerpt(sfen)} (a number of more than 9 digits)")
+    _check_size(sfen)
     try:
         return Board(sfen, lenient=lenient)
     except ValueError as error:
         raise InvalidSfenError(_shortened(str(error), sfen)) from None
+
+
+def sfen_parts(sfen: str) -> SfenParts:
+    """The fields of *sfen* (:func:`shogiban.sfen.parse_sfen`: syntax only, no rule checks).
+
+    :raises InvalidSfenError: if *sfen* cannot be read; the message quotes an excerpt only.
+    """
+    _check_size(sfen)
+    try:
+        return parse_sfen(sfen)
+    except ValueError as error:
+        raise InvalidSfenError(_shortened(str(error), sfen)) from None
+
+
+def _check_size(sfen: str) -> None:
+    if len(sfen) > MAX_SFEN_LENGTH:
+        raise InvalidSfenError(f"invalid sfen: {excerpt(sfen)} (longer than any position)")
+    if _LONG_NUMBER.search(sfen):
+        raise InvalidSfenError(f"invalid sfen: {excerpt(sfen)} (a number of more than 9 digits)")
 
 
 def _shortened(message: str, sfen: str) -> str:

@@ -33,10 +33,8 @@ from shogiban.kifu.kakinoki import (
 )
 from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
-from shogiban.move import Move
 from shogiban.notation.excerpt import excerpt
-from shogiban.notation.japanese import make_ki2_move, parse_ki2_move
-from shogiban.notation.names import DIGIT_VALUES, PIECE_ALIASES
+from shogiban.notation.japanese import make_ki2_move, resolve_japanese
 
 _MOVE_SPLIT = re.compile(r"[▲△☗☖▽][^▲△☗☖▽]*")
 _SPACES = " \t\u3000\r\n"
@@ -67,17 +65,15 @@ class _Ki2Reader(KakinokiReader):
 
     def moves(self, s: str, lineno: int, line: str) -> None:
         assert self.tracker is not None
+        builder = self.builder
         for token in _MOVE_SPLIT.findall(s):
             text = token.strip(_SPACES)
-            builder = self.builder
-            move: Move | None
             try:
-                move = parse_ki2_move(builder.board, text, previous_to=previous_to(builder.node))
+                # The move the text names, legal or not: the builder keeps an illegal one as a foul.
+                move = resolve_japanese(builder.board, text, previous_to=previous_to(builder.node))
             except (IllegalMoveError, InvalidMoveError, AmbiguousMoveError) as error:
-                move = _illegal_drop(text) if isinstance(error, IllegalMoveError) else None
-                if move is None:
-                    self.skip_rest(f"cannot read move {excerpt(text)}: {error}", lineno, line)
-                    return
+                self.skip_rest(f"cannot read move {excerpt(text)}: {error}", lineno, line)
+                return
             node = builder.move(move, lineno, line, text=text)
             if node is None:
                 self.skip_line = True
@@ -99,19 +95,6 @@ class _Ki2Reader(KakinokiReader):
             self.error(f"cannot read summary line {excerpt(s)}", lineno, line)
             return
         self.add_stated_result(stated, lineno, line)
-
-
-def _illegal_drop(text: str) -> Move | None:
-    """The drop *text* names (``▲５五歩打`` or ``▲５五歩`` with no board piece), kept even when it
-    is illegal (二歩, 打ち歩詰め) so the record's foul is not lost; None for anything else."""
-    body = text.lstrip("▲△☗☖▽").removesuffix("打")
-    if len(body) != 3 or body[0] not in DIGIT_VALUES or body[1] not in DIGIT_VALUES:
-        return None
-    pt = PIECE_ALIASES.get(body[2])
-    if pt is None or pt > 7:
-        return None
-    file, rank = DIGIT_VALUES[body[0]], DIGIT_VALUES[body[1]]
-    return Move((rank - 1) * 9 + 9 - file, drop=pt)
 
 
 # -- writing ------------------------------------------------------------------------------------

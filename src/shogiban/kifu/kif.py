@@ -39,7 +39,7 @@ from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
 from shogiban.kifu.results import KIF_WORDS, kif_word, make_result
 from shogiban.kifu.timefmt import format_kif_time
 from shogiban.notation.excerpt import excerpt
-from shogiban.notation.japanese import make_kif_move, parse_kif_move
+from shogiban.notation.japanese import make_kif_move, resolve_japanese
 
 # Patterns are matched against parts of a line whose ends are already found by hand, and no two
 # neighbouring parts can match the same characters, so matching is linear in the line (the old
@@ -185,7 +185,8 @@ class _KifReader(KakinokiReader):
                 return None
             return to | frm << 7 | (1 << 14 if suffix == "成" else 0)
         try:
-            return parse_kif_move(board, text, previous_to=previous_to(builder.node)).code
+            # The move the text names, legal or not: the builder keeps an illegal one as a foul.
+            return resolve_japanese(board, text, previous_to=previous_to(builder.node)).code
         except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as error:
             self.error(f"cannot read move {excerpt(text)}: {error}", lineno, line)
             return None

@@ -39,8 +39,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from shogiban import rules
+from shogiban.bitboard import ZONE
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from shogiban.move import MOVES, Move
+from shogiban.move import Move
 from shogiban.notation._legal import legal_codes
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.names import (
@@ -55,6 +57,7 @@ from shogiban.notation.names import (
     SENTE_MARKS,
 )
 from shogiban.pieces import ENGLISH_NAMES, PieceType
+from shogiban.position import DEAD_END
 from shogiban.squares import SQUARE_NAMES, Square
 
 if TYPE_CHECKING:
@@ -63,7 +66,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BOD_PIECE_NAMES", "FULL_PIECE_NAMES", "KIF_PIECE_NAMES", "NO_PREVIOUS", "PIECE_ALIASES",
     "japanese_square", "make_japanese", "make_ki2_move", "make_kif_move", "parse_japanese",
-    "parse_ki2_move", "parse_kif_move",
+    "parse_ki2_move", "parse_kif_move", "resolve_japanese",
 ]
 
 #: Pass as ``previous_to`` to never write or read ``同``.
@@ -186,11 +189,11 @@ def make_kif_move(board: Board, move: Move, *, previous_to: Square | None = None
     return f"{dest}{name}{suffix}({_file(frm)}{_rank(frm)})"
 
 
-def _attacking(board: Board, pt: int, to: int, movers: list[int]) -> list[int]:
-    """Squares of the side to move's pieces of type *pt* that attack *to* (pinned ones too),
-    with *movers* added."""
-    found = {f for f in board.attackers(board._turn, to) if board._board[f] & 15 == pt}
-    return sorted(found.union(movers))
+def _attacking(board: Board, pt: int, to: int) -> list[int]:
+    """Squares of the side to move's pieces of type *pt* that can reach *to* by their movement,
+    pinned or not: the candidates the JSA rules compare."""
+    squares = board._board
+    return sorted(f for f in board.attackers(board._turn, to) if squares[f] & 15 == pt)
 
 
 def _pair_compared(pt: int, group: list[int]) -> bool:
@@ -201,8 +204,8 @@ def _pair_compared(pt: int, group: list[int]) -> bool:
 
 
 def _ki2_modifiers(color: int, pt: int, frm: int, to: int, others: list[int], group: list[int]) -> str:
-    """The JSA modifiers that single out the piece on *frm* among *others* (same kind, also
-    legally able to reach *to*); *group* is every piece of the kind attacking *to*."""
+    """The JSA modifiers that single out the piece on *frm* among *others* (the other pieces of
+    its kind that can reach *to* by their movement); *group* is all of them, *frm* included."""
     if not others:
         return ""
     motion = _motion(color, frm, to)
@@ -226,20 +229,15 @@ def _ki2_body(board: Board, move: Move, previous_to: Square | None) -> str:
     to = move.to_square
     if move.drop is not None:
         pt = int(move.drop)
-        rivals = any(
-            c & 127 == to and (f := c >> 7 & 127) < 81 and board._board[f] & 15 == pt for c in legal
-        )
-        rest = KIF_PIECE_NAMES[PieceType(pt)] + ("打" if rivals else "")
+        # 打 when a board piece of the kind could also go there by its movement (JSA), pinned or not.
+        rest = KIF_PIECE_NAMES[PieceType(pt)] + ("打" if _attacking(board, pt, to) else "")
     else:
         frm = move.from_square
         assert frm is not None
         pt = _piece_type_at(board, frm)
-        others = sorted({
-            f for c in legal
-            if c & 127 == to and (f := c >> 7 & 127) < 81 and f != frm and board._board[f] & 15 == pt
-        })
+        group = _attacking(board, pt, to)
+        others = [f for f in group if f != frm]
         suffix = "成" if move.promotion else "不成" if move.code | 1 << 14 in legal else ""
-        group = _attacking(board, pt, to, [*others, frm]) if others and pt in _BIG_PROMOTED else []
         rest = KIF_PIECE_NAMES[PieceType(pt)] + _ki2_modifiers(board._turn, pt, frm, to, others, group) + suffix
     if to == _previous(board, previous_to):
         # KI2 writers pad a one-character remainder: 同　歩, but 同成銀, 同銀右.
@@ -356,8 +354,17 @@ def _modifier_holds(mod: str, color: int, pt: int, frm: int, to: int, group: lis
     return _side(color, frm, to) == mod
 
 
-def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
-    parsed = _tokenize(text)
+def _resolve(board: Board, parsed: _Parsed, text: str, previous_to: Square | None) -> Move:
+    """The move *parsed* names by the JSA rules: among the pieces of its kind that can reach the
+    square by their movement (pinned or not), the one its modifiers single out.  Legality is not
+    checked, except to read texts of writers that leave pinned pieces out: when several pieces
+    fit but one alone may legally move, that one; a board move of a pinned piece written
+    without 打 where the drop is legal, the drop.
+
+    :raises InvalidMoveError: for a drop of a piece that cannot be dropped.
+    :raises IllegalMoveError: if no piece fits (or promotion is impossible, or required).
+    :raises AmbiguousMoveError: if several pieces fit.
+    """
     color = board._turn
     if parsed.color is not None and parsed.color != color:
         side = ("sente", "gote")
@@ -371,48 +378,70 @@ def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
         if to is None:
             raise _invalid(text, "同 needs a previous move")
     pt = int(parsed.piece)
-    legal = legal_codes(board)
-    here = [c for c in legal if c & 127 == to]
-    board_moves = [c for c in here if (f := c >> 7 & 127) < 81 and board._board[f] & 15 == pt]
-    wants_drop = parsed.action == "打" or (
-        not board_moves and not parsed.action and parsed.origin is None and not parsed.modifiers
-    )
-    if wants_drop:
-        if pt > 7:
-            raise _invalid(text, f"a {ENGLISH_NAMES[pt]} cannot be dropped")
-        drop = Move(to, drop=pt)
-        if drop.code in here:
-            return drop
-        reason = board.illegal_reason(drop) or "illegal drop"
-        if parsed.action != "打":  # read as a drop only because no board piece could go there
-            reason = f"no {ENGLISH_NAMES[pt]} can move to {SQUARE_NAMES[to]}, and as a drop: {reason}"
-        raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})")
-    matches = board_moves
-    if parsed.origin is not None:
-        matches = [c for c in matches if c >> 7 & 127 == parsed.origin]
+    if parsed.action == "打":
+        return _drop(text, to, pt)
+    group = _attacking(board, pt, to)
+    found = group if parsed.origin is None else [f for f in group if f == parsed.origin]
     if parsed.modifiers:
-        group = _attacking(board, pt, to, [c >> 7 & 127 for c in board_moves])
-        matches = [
-            c for c in matches
-            if all(_modifier_holds(m, color, pt, c >> 7 & 127, to, group) for m in parsed.modifiers)
-        ]
+        found = [f for f in found if all(_modifier_holds(m, color, pt, f, to, group) for m in parsed.modifiers)]
+    plain = not parsed.modifiers and parsed.origin is None and not parsed.action
+    if not found:
+        if not group and plain:
+            return _drop(text, to, pt)  # KI2 writes no 打 when no board piece could go there
+        why = _why_not(board, parsed, to, group)
+        raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({why})")
     promote = parsed.action == "成"
-    promoted = [c for c in matches if bool(c >> 14) == promote]
-    if len(promoted) == 1:
-        return MOVES[promoted[0]]  # type: ignore[return-value]
-    if len(promoted) > 1:
-        candidates = tuple(Move.from_code(c) for c in promoted)
+    moves = [Move(to, f, promote) for f in found if _promotion_fits(board, f, to, promote)]
+    if not moves:
+        name = ENGLISH_NAMES[pt]
+        why = f"the {name} cannot promote here" if promote else f"the {name} must promote"
+        raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({why})")
+    if len(moves) > 1:
+        legal = [m for m in moves if m.code in legal_codes(board)]
+        if len(legal) == 1:
+            return legal[0]  # written by a program that does not count pinned pieces
+        candidates = tuple(legal or moves)
         raise AmbiguousMoveError(
             f"ambiguous move: {excerpt(text)} in {board.sfen()} (could be {', '.join(m.usi() for m in candidates)};"
             " add 右 左 直 上 引 寄 or the origin)",
             candidates,
         )
-    reason = _why_not(board, parsed, to, board_moves, matches)
-    raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})")
+    move = moves[0]
+    if plain and pt <= 7 and board._hands[color][pt] and move.code not in legal_codes(board):
+        drop = Move(to, drop=pt)
+        if drop.code in legal_codes(board):
+            return drop  # a program that does not count pinned pieces leaves out 打
+    return move
 
 
-def _why_not(board: Board, parsed: _Parsed, to: int, board_moves: list[int], matches: list[int]) -> str:
-    """Explain why no legal move fits the parsed text."""
+def _drop(text: str, to: int, pt: int) -> Move:
+    if pt > 7:
+        raise _invalid(text, f"a {ENGLISH_NAMES[pt]} cannot be dropped")
+    return Move(to, drop=pt)
+
+
+def _promotion_fits(board: Board, frm: int, to: int, promote: bool) -> bool:
+    """Whether the piece on *frm* may move to *to* with (or without) promotion."""
+    piece = board._board[frm]
+    if promote:
+        return 1 <= piece & 15 <= 6 and bool(ZONE[piece >> 4] >> frm & 1 or ZONE[piece >> 4] >> to & 1)
+    return not DEAD_END[piece] >> to & 1
+
+
+def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
+    parsed = _tokenize(text)
+    move = _resolve(board, parsed, text, previous_to)
+    if move.code in legal_codes(board):
+        return move
+    found = rules.illegal_reason(board, move)
+    code, reason = found if found is not None else ("illegal", "illegal move")
+    if move.drop is not None and parsed.action != "打":  # read as a drop only because no board piece could go there
+        reason = f"no {ENGLISH_NAMES[move.drop]} can move to {SQUARE_NAMES[move.to_square]}, and as a drop: {reason}"
+    raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})", code)
+
+
+def _why_not(board: Board, parsed: _Parsed, to: int, group: list[int]) -> str:
+    """Explain why no piece fits the parsed text."""
     name = ENGLISH_NAMES[parsed.piece]
     if parsed.origin is not None:
         frm = parsed.origin
@@ -421,14 +450,24 @@ def _why_not(board: Board, parsed: _Parsed, to: int, board_moves: list[int], mat
             return f"no piece of the side to move on {SQUARE_NAMES[frm]}"
         if piece & 15 != parsed.piece:
             return f"the piece on {SQUARE_NAMES[frm]} is a {ENGLISH_NAMES[piece & 15]}, not a {name}"
-        reason = board.illegal_reason(Move(to, frm, parsed.action == "成"))
-        if reason:
-            return reason
-    if matches:
-        return f"the {name} must promote" if parsed.action != "成" else f"the {name} cannot promote here"
-    if board_moves:
+        return board.illegal_reason(Move(to, frm, parsed.action == "成")) or f"the {name} cannot go there"
+    if group:
         return f"no {name} to {SQUARE_NAMES[to]} fits {excerpt(parsed.modifiers)}"
     return f"no {name} can move to {SQUARE_NAMES[to]}"
+
+
+def resolve_japanese(board: Board, text: str, *, previous_to: Square | None = None) -> Move:
+    """The move Japanese (KIF or KI2) move text names on *board* by the JSA rules, legal or not:
+    for readers that keep an illegal move of a record (a pinned piece moved, 二歩) as a foul.
+
+    The modifiers single out a piece among those of its kind that can reach the square by
+    their movement, a pinned one included, as JSA writers (and cshogi, tsshogi) count them.
+
+    :raises InvalidMoveError: if *text* is not a move.
+    :raises IllegalMoveError: if no piece fits (or a promotion is impossible or required).
+    :raises AmbiguousMoveError: if several pieces fit.
+    """
+    return _resolve(board, _tokenize(text), text, previous_to)
 
 
 def parse_kif_move(board: Board, text: str, *, previous_to: Square | None = None) -> Move:

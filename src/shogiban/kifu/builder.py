@@ -20,11 +20,12 @@ from typing import Final
 from shogiban import rules
 from shogiban.board import Board
 from shogiban.errors import KifuParseError
-from shogiban.kifu._legality import push_if_legal
+from shogiban.kifu._legality import CHECK, push_if_legal
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
 from shogiban.kifu.results import Result, ResultKind, make_result, with_board_evidence
 from shogiban.move import MOVES, Move
+from shogiban.notation._legal import why_illegal
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.positions import board_from_sfen
 from shogiban.pieces import Color
@@ -60,6 +61,7 @@ class GameBuilder:
         self.strict = strict
         self.budget = budget if budget is not None else ReadBudget(limits)
         self.limits = self.budget.limits
+        self._max_moves = self.limits.max_moves
         self.node: GameNode = self.game.root
         """Where the next move goes."""
         self.board = _start_board(self.game.root.sfen)
@@ -68,6 +70,7 @@ class GameBuilder:
         self._depth = 0  # plies from the start to self.node
         self._checkpoints: dict[GameNode, tuple[int, str]] = {self.game.root: (0, self.game.root.sfen)}
         self._history_from_start = True  # the board's move stack holds every move since the start
+        self._in_check: bool | None = None  # whether the side to move is in check, when known
         self._unsettled: dict[GameNode, str | None] = {}  # results whose repetition is not known yet
         self._comment_node: GameNode | None = None
         self._comment_parts: list[str] = []
@@ -107,6 +110,7 @@ class GameBuilder:
         self._depth = 0
         self._checkpoints = {root: (0, root.sfen)}
         self._history_from_start = True
+        self._in_check = None
 
     def _flush_pending(self) -> None:
         """A strict reader raises an unconfirmed illegal move once the record moves on."""
@@ -122,6 +126,7 @@ class GameBuilder:
         if not self._take_back_to(node):
             self._restore(node)
         self.node = node
+        self._in_check = None
 
     def _take_back_to(self, node: GameNode) -> bool:
         """Take moves back if *node* is a near ancestor of the current node; whether it was."""
@@ -195,16 +200,28 @@ class GameBuilder:
             shown = text or MOVES[code].usi()  # type: ignore[union-attr]
             self.error(f"move {excerpt(shown)} after the end of the game", lineno, line)
             return None
-        if push_if_legal(self.board, code):
+        pushed = push_if_legal(self.board, code, self._in_check)
+        if pushed:
+            self._in_check = pushed == CHECK
             node = GameNode(parent, MOVES[code])
             if elapsed is not None or total is not None:
                 node.elapsed = elapsed
                 node.total = total
-            self._append(parent, node, lineno, line)
+            variations = parent.variations
+            budget = self.budget
+            if variations or budget.nodes >= self._max_moves:
+                budget.add_node(alternative=bool(variations), lineno=lineno, line=line)
+            else:
+                budget.nodes += 1  # the common case of add_node, inline: this is the hot path
+            variations.append(node)
+            self.node = node
+            depth = self._depth = self._depth + 1
+            if not depth % CHECKPOINT_EVERY:
+                self._checkpoints[node] = (depth, self.board.sfen())
             return node
         mv = MOVES[code]
         assert mv is not None
-        reason = self.board.illegal_reason(mv) or "illegal move"
+        reason = why_illegal(self.board, mv)[1]
         shown = text or mv.usi()
         mover = self.board.turn
         result = Result(ResultKind.ILLEGAL, mover.other, "", mv, f"{_side(mover)}: {mv.usi()} ({reason})")

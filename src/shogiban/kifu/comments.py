@@ -15,6 +15,7 @@ from shogiban.errors import InvalidMoveError
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.results import ResultKind
 from shogiban.move import Move
+from shogiban.notation._legal import why_illegal
 
 ILLEGAL_PREFIX = "反則手: "
 _ILLEGAL_RE = re.compile(r"反則手[:：]\s*(\S+)")
@@ -48,5 +49,5 @@ def restore_illegal_moves(game: Game) -> None:
         board = node.parent.board()
         if board.is_legal(move):
             continue
-        node.result = replace(result, illegal_move=move, detail=result.detail or board.illegal_reason(move) or "")
+        node.result = replace(result, illegal_move=move, detail=result.detail or why_illegal(board, move)[1])
         node.comment = rest

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Final
 
 from shogiban.errors import IllegalMoveError, InvalidMoveError
 from shogiban.move import Move
-from shogiban.notation._legal import legal_codes
+from shogiban.notation._legal import legal_codes, why_illegal
 from shogiban.notation.excerpt import excerpt
 from shogiban.pieces import ENGLISH_NAMES, PieceType, promote
 from shogiban.squares import SQUARE_NAMES
@@ -128,6 +128,6 @@ def parse_csa_move(board: Board, text: str) -> Move:
             )
         move = Move(to, frm, promotion)
     if move.code not in legal_codes(board):
-        reason = board.illegal_reason(move) or "illegal move"
+        reason = why_illegal(board, move)[1]
         raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})")
     return move

@@ -36,14 +36,14 @@ Move.from_usi('7g7f')
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from shogiban import rules
 from shogiban.bitboard import ZONE
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from shogiban.move import Move
-from shogiban.notation._legal import legal_codes
+from shogiban.move import MOVES, Move
+from shogiban.notation._legal import legal_codes, reaching, why_illegal
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.names import (
     BOD_PIECE_NAMES,
@@ -162,7 +162,7 @@ def _check_piece(board: Board, move: Move) -> None:
 
 def _check_legal(board: Board, move: Move, legal: list[int]) -> None:
     if move.code not in legal:
-        reason = board.illegal_reason(move) or "illegal move"
+        reason = why_illegal(board, move)[1]
         raise IllegalMoveError(f"illegal move: {move.usi()!r} in {board.sfen()} ({reason})")
 
 
@@ -192,8 +192,7 @@ def make_kif_move(board: Board, move: Move, *, previous_to: Square | None = None
 def _attacking(board: Board, pt: int, to: int) -> list[int]:
     """Squares of the side to move's pieces of type *pt* that can reach *to* by their movement,
     pinned or not: the candidates the JSA rules compare."""
-    squares = board._board
-    return sorted(f for f in board.attackers(board._turn, to) if squares[f] & 15 == pt)
+    return reaching(board, pt | board._turn << 4, to)
 
 
 def _pair_compared(pt: int, group: list[int]) -> bool:
@@ -292,10 +291,40 @@ def _read_square(text: str, s: str, i: int) -> tuple[int, int]:
     return (rank - 1) * 9 + 9 - file, i + 2
 
 
+# The common texts (mark, square or 同, piece, modifiers, 成/不成/打) in one linear match; the
+# atomic groups choose as the hand-written reader below does (a two-character alias first, the
+# longest action word), so both read any text the pattern matches the same way.
+_QUICK = re.compile(
+    "([" + SENTE_MARKS + GOTE_MARKS + "]?)"
+    "(?:([" + "".join(DIGIT_VALUES) + "])([" + "".join(DIGIT_VALUES) + "])|同[ \u3000\t]*)"
+    "(?>(" + "|".join(sorted(PIECE_ALIASES, key=len, reverse=True)) + "))"
+    "([" + _MODIFIER_CHARS + "]*)"
+    "(?>(" + "|".join(word for word, _ in _ACTIONS) + ")?)"
+)
+_ACTION_MEANINGS = dict(_ACTIONS)
+
+
+def _quick_tokenize(s: str) -> _Parsed | None:
+    """The common texts, read in one match (None for any other text)."""
+    quick = _QUICK.fullmatch(s)
+    if quick is None:
+        return None
+    mark, file, rank, alias, modifiers, action = quick.groups()
+    meaning = _ACTION_MEANINGS[action] if action else ""
+    if meaning == "打" and modifiers:
+        return None  # the full reader explains why this is wrong
+    to = (DIGIT_VALUES[rank] - 1) * 9 + 9 - DIGIT_VALUES[file] if file else None
+    color = (0 if mark in SENTE_MARKS else 1) if mark else None
+    return _Parsed(color, to, PIECE_ALIASES[alias], modifiers.replace("行", "上"), meaning, None)
+
+
 def _tokenize(text: str) -> _Parsed:
     if not isinstance(text, str):
         raise InvalidMoveError(f"invalid japanese move: {excerpt(text)} (not a string)")
     s = text.strip(_SPACES + "\r\n")
+    quick = _quick_tokenize(s)
+    if quick is not None:
+        return quick
     i = 0
     color: int | None = None
     if s[:1] and s[0] in SENTE_MARKS + GOTE_MARKS:
@@ -391,7 +420,8 @@ def _resolve(board: Board, parsed: _Parsed, text: str, previous_to: Square | Non
         why = _why_not(board, parsed, to, group)
         raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({why})")
     promote = parsed.action == "成"
-    moves = [Move(to, f, promote) for f in found if _promotion_fits(board, f, to, promote)]
+    flag = 16384 if promote else 0
+    moves: list[Move] = [MOVES[to | f << 7 | flag] for f in found if _promotion_fits(board, f, to, promote)]  # type: ignore[misc]
     if not moves:
         name = ENGLISH_NAMES[pt]
         why = f"the {name} cannot promote here" if promote else f"the {name} must promote"
@@ -433,8 +463,7 @@ def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
     move = _resolve(board, parsed, text, previous_to)
     if move.code in legal_codes(board):
         return move
-    found = rules.illegal_reason(board, move)
-    code, reason = found if found is not None else ("illegal", "illegal move")
+    code, reason = why_illegal(board, move)
     if move.drop is not None and parsed.action != "打":  # read as a drop only because no board piece could go there
         reason = f"no {ENGLISH_NAMES[move.drop]} can move to {SQUARE_NAMES[move.to_square]}, and as a drop: {reason}"
     raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})", code)
@@ -450,7 +479,7 @@ def _why_not(board: Board, parsed: _Parsed, to: int, group: list[int]) -> str:
             return f"no piece of the side to move on {SQUARE_NAMES[frm]}"
         if piece & 15 != parsed.piece:
             return f"the piece on {SQUARE_NAMES[frm]} is a {ENGLISH_NAMES[piece & 15]}, not a {name}"
-        return board.illegal_reason(Move(to, frm, parsed.action == "成")) or f"the {name} cannot go there"
+        return why_illegal(board, Move(to, frm, parsed.action == "成"))[1]
     if group:
         return f"no {name} to {SQUARE_NAMES[to]} fits {excerpt(parsed.modifiers)}"
     return f"no {name} can move to {SQUARE_NAMES[to]}"

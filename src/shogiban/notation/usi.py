@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from shogiban.errors import IllegalMoveError, InvalidMoveError, ShogibanError
 from shogiban.move import Move
+from shogiban.notation._legal import why_illegal
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.positions import board_from_sfen
 from shogiban.sfen import STARTING_SFEN
@@ -83,7 +84,7 @@ def parse_position_command(text: str) -> tuple[Board, list[Move]]:
                 f"invalid usi move {excerpt(token)} at index {index} of the moves in {excerpt(text)}"
             ) from None
         if not board.is_legal(move):
-            reason = board.illegal_reason(move) or "illegal move"
+            reason = why_illegal(board, move)[1]
             raise IllegalMoveError(
                 f"illegal move {excerpt(token)} at index {index} of the moves in {excerpt(text)}:"
                 f" {reason} in {board.sfen()}"
@@ -118,7 +119,7 @@ def make_position_command(board_or_start_sfen: Board | str, moves: Iterable[Move
     for index, item in enumerate(played):
         move = item if isinstance(item, Move) else Move.from_usi(item)
         if not board.is_legal(move):
-            reason = board.illegal_reason(move) or "illegal move"
+            reason = why_illegal(board, move)[1]
             raise IllegalMoveError(f"illegal move {move.usi()!r} at index {index}: {reason} in {board.sfen()}")
         board.push(move)
         texts.append(move.usi())

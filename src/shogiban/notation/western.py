@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Final, Literal
 
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from shogiban.move import MOVES, Move
-from shogiban.notation._legal import legal_codes
+from shogiban.notation._legal import legal_codes, why_illegal
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.names import (
     ALIASES_BY_LENGTH,
@@ -95,7 +95,7 @@ def make_western(
         raise ValueError(f"unknown western style: {style!r} (expected one of {', '.join(STYLES)})")
     legal = legal_codes(board)
     if move.code not in legal:
-        reason = board.illegal_reason(move) or "illegal move"
+        reason = why_illegal(board, move)[1]
         raise IllegalMoveError(f"illegal move: {move.usi()!r} in {board.sfen()} ({reason})")
     names = KITAO_PIECE_NAMES if style == "kitao" else WESTERN_PIECE_LETTERS
     to = move.to_square
@@ -222,7 +222,7 @@ def parse_western(board: Board, text: str, *, previous_to: Square | None = None)
         drop = Move(dest, drop=pt)
         if drop.code in here:
             return drop
-        reason = board.illegal_reason(drop) or "illegal drop"
+        reason = why_illegal(board, drop)[1]
         raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})")
     matches = [c for c in board_moves if origin is None or c >> 7 & 127 == origin]
     chosen = [c for c in matches if bool(c >> 14) == (suffix == "+")]
@@ -239,7 +239,7 @@ def parse_western(board: Board, text: str, *, previous_to: Square | None = None)
     if matches:
         reason = f"the {name} must promote" if suffix != "+" else f"the {name} cannot promote here"
     elif origin is not None:
-        found = board.illegal_reason(Move(dest, origin, suffix == "+")) if origin != dest else None
+        found = why_illegal(board, Move(dest, origin, suffix == "+"))[1] if origin != dest else None
         reason = found or f"no {name} on {SQUARE_NAMES[origin]} can move to {SQUARE_NAMES[dest]}"
     else:
         reason = f"no {name} can move to {SQUARE_NAMES[dest]}"

@@ -68,9 +68,11 @@ _FILES_LINE = "  ９ ８ ７ ６ ５ ４ ３ ２ １"
 _SPACES = " \u3000\t"
 _BLACK_LABELS = ("先手", "下手")
 _WHITE_LABELS = ("後手", "上手")
-_HAND_RE = re.compile(r"^\s*(先手|後手|下手|上手)の持駒\s*[：:]\s*(.*?)\s*$")
+# Linear patterns (no lazy group before optional spaces; the hand text is stripped by hand) and
+# numbers of at most 9 digits, which int() always takes.
+_HAND_RE = re.compile(r"^\s*(先手|後手|下手|上手)の持駒\s*[：:](.*)$")
 _TURN_RE = re.compile(r"^\s*(先手|後手|下手|上手)番\s*$")
-_MOVE_NUMBER_RE = re.compile(r"^\s*手数\s*[＝=]\s*(\d+)(.*)$")
+_MOVE_NUMBER_RE = re.compile(r"^\s*手数\s*[＝=]\s*([0-9]{1,9})(?![0-9])(.*)$")
 _STOP_RE = re.compile(r"^\s*(手数-{2,}|[0-9]+\s+\S|変化[：:]|[▲△☗☖▽]\S)")
 _CELL_PIECES = {name: pt for pt, name in BOD_PIECE_NAMES.items()} | {
     alias: pt for alias, pt in PIECE_ALIASES.items() if len(alias) == 1

@@ -165,7 +165,7 @@ def parse_kanji_number(text: str) -> int:
 
     :raises ValueError: if *text* is not a number from 1 to 99.
     """
-    if text and all(c in DIGIT_VALUES and c not in KANJI_DIGITS for c in text):
+    if text and len(text) <= 2 and all(c in DIGIT_VALUES and c not in KANJI_DIGITS for c in text):
         return int("".join(str(DIGIT_VALUES[c]) for c in text))
     value = 0
     if text.count("十") > 1 or not text or any(c not in KANJI_DIGITS and c != "十" for c in text):

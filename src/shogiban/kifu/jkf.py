@@ -59,15 +59,59 @@ def _validator() -> Any:
 
 def validate_jkf(data: object, *, limit: int | None = None) -> list[str]:
     """Problems of *data* (parsed JSON) against the JKF schema, as ``path: message`` strings
-    (the first *limit* found, when given, in document order)."""
+    (the first *limit* found, when given, in document order; each cut to 160 characters)."""
     problems = []
     found = _validator().iter_errors(data)
     if limit is not None:
         found = itertools.islice(found, limit)
     for error in sorted(found, key=lambda e: [str(p) for p in e.absolute_path]):
         where = "/".join(str(p) for p in error.absolute_path) or "(top)"
-        problems.append(f"{where}: {error.message}")
+        problems.append(_shortened(f"{where}: {error.message}", 160))
     return problems
+
+
+#: :func:`read_jkf` checks the schema on the header, the start position and this many move
+#: items (forks included); jsonschema takes a third of a millisecond per move, and the reader
+#: checks every move itself.
+SCHEMA_CHECKED_ITEMS = 1000
+
+
+def _shortened(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def schema_sample(data: object, items: int = SCHEMA_CHECKED_ITEMS) -> object:
+    """A copy of the JKF document *data* cut to its first *items* move items (breadth first
+    through the forks) and header entries, for a schema check of bounded cost."""
+    if not isinstance(data, dict):
+        return data
+    sample = dict(data)
+    header = data.get("header")
+    if isinstance(header, dict) and len(header) > items:
+        sample["header"] = dict(itertools.islice(header.items(), items))
+    moves = data.get("moves")
+    if not isinstance(moves, list):
+        return sample
+    budget = items
+    top: list[Any] = []
+    queue: list[tuple[list[Any], list[Any]]] = [(moves, top)]  # (source list, copy being filled)
+    while queue and budget > 0:
+        source, copy = queue.pop(0)
+        for item in source[:budget]:
+            budget -= 1
+            if isinstance(item, dict) and isinstance(item.get("forks"), list):
+                item = dict(item)
+                forks: list[Any] = []
+                for fork in item["forks"]:
+                    if isinstance(fork, list):
+                        forks.append([])
+                        queue.append((fork, forks[-1]))
+                    else:
+                        forks.append(fork)
+                item["forks"] = forks
+            copy.append(item)
+    sample["moves"] = top
+    return sample
 
 
 def read_jkf(
@@ -75,8 +119,9 @@ def read_jkf(
 ) -> Game:
     """Read a JKF record (JSON text, bytes or a :class:`~pathlib.Path`).
 
-    :param validate: check it against the JKF schema first (the first 20 problems are reported,
-        reading goes on where it can).
+    :param validate: check it against the JKF schema first (its first
+        :data:`SCHEMA_CHECKED_ITEMS` moves; the first 20 problems are reported, reading goes on
+        where it can).
     :raises KifuParseError: on the first problem when *strict*.
     :raises KifuLimitError: if the record exceeds *limits*.
     """
@@ -92,14 +137,24 @@ def read_jkf(
     except RecursionError:
         builder.error("not JSON: nested too deeply")
         return builder.finish()
+    except ValueError:  # json refuses integers of more than 4,300 digits this way
+        builder.error("not JSON: a number too long to read")
+        return builder.finish()
     if validate:
-        for problem in validate_jkf(data, limit=20):
+        try:
+            problems = validate_jkf(schema_sample(data), limit=20)
+        except RecursionError:
+            problems = ["(top): nested too deeply to check"]
+        for problem in problems:
             builder.error(f"JKF schema: {problem}")
     if not isinstance(data, dict):
         if not validate:
             builder.error("JKF record is not a JSON object")
         return builder.finish()
-    _JkfReader(builder).read(data)
+    try:
+        _JkfReader(builder).read(data)
+    except RecursionError:
+        builder.error("JKF forks nested too deeply; the deeper ones are left out")
     game = builder.finish()
     restore_illegal_moves(game)
     return game
@@ -270,8 +325,8 @@ def _times(time: object) -> tuple[float | None, float | None]:
         if not isinstance(t, dict):
             return None
         h, m, s = t.get("h") or 0, t.get("m"), t.get("s")
-        if not all(isinstance(v, int) for v in (h, m, s)):
-            return None
+        if not all(isinstance(v, int) and 0 <= v < 1_000_000_000 for v in (h, m, s)):
+            return None  # not a time (or one no game takes)
         return float(h * 3600 + m * 60 + s)  # type: ignore[operator]
 
     now, total = seconds(time.get("now")), seconds(time.get("total"))
@@ -281,9 +336,9 @@ def _times(time: object) -> tuple[float | None, float | None]:
 # -- writing ------------------------------------------------------------------------------------
 
 
-#: Forks nested deeper than this are left out (and reported): JSON readers, ours included,
-#: refuse documents nested much deeper, and each fork level is three levels of JSON.
-MAX_FORK_DEPTH = 100
+#: Forks nested deeper than this are left out (and reported): JSON tools, ours included (the
+#: schema check recurses), refuse documents nested much deeper; a fork level is three of JSON.
+MAX_FORK_DEPTH = 50
 
 
 def write_jkf(game: Game, *, indent: int | None = None, losses: list[Loss] | None = None) -> str:
@@ -440,4 +495,4 @@ def _move(parent: GameNode, move: Move, board: Board) -> dict[str, Any]:
     return out
 
 
-__all__ = ["jkf_object", "read_jkf", "validate_jkf", "write_jkf"]
+__all__ = ["SCHEMA_CHECKED_ITEMS", "jkf_object", "read_jkf", "schema_sample", "validate_jkf", "write_jkf"]

@@ -20,7 +20,7 @@ from typing import Final
 from shogiban import rules
 from shogiban.board import Board
 from shogiban.errors import KifuParseError
-from shogiban.kifu._legality import CHECK, push_if_legal
+from shogiban.kifu._legality import CHECK, LEGAL, push_if_legal
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
 from shogiban.kifu.results import Result, ResultKind, make_result, with_board_evidence
@@ -32,6 +32,9 @@ from shogiban.pieces import Color
 
 #: Plies between the positions a builder keeps for jumping to a variation.
 CHECKPOINT_EVERY: Final = 32
+
+# Whether the side to move is in check after a move push_if_legal played (unknown: absent).
+_IN_CHECK_AFTER = {LEGAL: False, CHECK: True}
 
 _ILLEGAL_CONFIRMATIONS = frozenset({
     "反則勝ち", "反則負け", "ILLEGAL_MOVE", "%ILLEGAL_MOVE",
@@ -47,6 +50,8 @@ class GameBuilder:
         is exceeded, strict or not).
     :param budget: what the other games of the same file used of *limits* (a new budget when
         not given).
+    :param sfen: the start position (as :meth:`setup` sets it).
+    :raises InvalidSfenError: if *sfen* cannot be read even leniently.
     """
 
     def __init__(
@@ -56,6 +61,7 @@ class GameBuilder:
         game: Game | None = None,
         limits: ReadLimits = DEFAULT_LIMITS,
         budget: ReadBudget | None = None,
+        sfen: str | None = None,
     ) -> None:
         self.game = game if game is not None else Game()
         self.strict = strict
@@ -64,7 +70,10 @@ class GameBuilder:
         self._max_moves = self.limits.max_moves
         self.node: GameNode = self.game.root
         """Where the next move goes."""
-        self.board = _start_board(self.game.root.sfen)
+        if sfen is not None:
+            self.board, self.game.root.sfen = _start(sfen)
+        else:
+            self.board = _start_board(self.game.root.sfen)
         """The position at :attr:`node`."""
         self._pending_illegal: KifuParseError | None = None
         self._depth = 0  # plies from the start to self.node
@@ -100,11 +109,11 @@ class GameBuilder:
         :raises InvalidSfenError: if *sfen* cannot be read even leniently.
         :raises ValueError: if the record already has moves.
         """
-        board = _start_board(sfen)
+        board, normal = _start(sfen)
         if self.game.root.variations:
             raise ValueError("cannot change the start position of a record that has moves")
         root = self.game.root
-        root.sfen = board.sfen()
+        root.sfen = normal
         self.board = board
         self.node = root
         self._depth = 0
@@ -202,7 +211,7 @@ class GameBuilder:
             return None
         pushed = push_if_legal(self.board, code, self._in_check)
         if pushed:
-            self._in_check = pushed == CHECK
+            self._in_check = _IN_CHECK_AFTER.get(pushed)
             node = GameNode(parent, MOVES[code])
             if elapsed is not None or total is not None:
                 node.elapsed = elapsed
@@ -364,20 +373,27 @@ def _with_repetition(result: Result, board: Board, if_repeated: str | None, winn
     return with_board_evidence(result, rules.repetition_outcome(board))
 
 
-_START_BOARDS: dict[str, Board] = {}
+_START_BOARDS: dict[str, tuple[Board, str]] = {}
 
 
-def _start_board(sfen: str) -> Board:
-    """A fresh board at *sfen* (copied from a small cache: most records start the same way).
+def _start(sfen: str) -> tuple[Board, str]:
+    """A fresh board at *sfen* and its SFEN as the board writes it (from a small cache: most
+    records start the same way).
 
     :raises InvalidSfenError: if *sfen* cannot be read even leniently.
     """
-    board = _START_BOARDS.get(sfen)
-    if board is None:
+    cached = _START_BOARDS.get(sfen)
+    if cached is None:
         board = board_from_sfen(sfen, lenient=True)
+        cached = (board, board.sfen())
         if len(_START_BOARDS) < 64:
-            _START_BOARDS[sfen] = board
-    return board.copy()
+            _START_BOARDS[sfen] = cached
+    return cached[0].copy(), cached[1]
+
+
+def _start_board(sfen: str) -> Board:
+    """A fresh board at *sfen* (:func:`_start`)."""
+    return _start(sfen)[0]
 
 
 def _problem(message: str, lineno: int | None, line: str | None) -> KifuParseError:

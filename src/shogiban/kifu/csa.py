@@ -124,6 +124,19 @@ def read_csa_games(
     return games
 
 
+def _fixed_width_cells(row: str) -> list[str] | None:
+    """The nine cells of a board row as CSA writes it (three characters each, `` * `` empty; the
+    last one's trailing space may be stripped), or None for any other layout."""
+    if not 26 <= len(row) <= 27:
+        return None
+    row = row.ljust(27)
+    cells = [row[i:i + 3] for i in range(0, 27, 3)]
+    for cell in cells:
+        if cell != " * " and (cell[0] not in "+-" or cell[1:] not in PIECE_OF_CSA):
+            return None
+    return [cell if cell != " * " else "*" for cell in cells]
+
+
 def _unescape_note(text: str) -> str:
     """``$NOTE`` escapes: ``\\n`` is a line break, ``\\\\`` a backslash."""
     out = []
@@ -227,10 +240,12 @@ class _CsaReader:
                 setup.board[sq] = 0
         elif kind.isdigit() and kind != "0":
             rank = int(kind)
-            cells = _CELL_RE.findall(s[2:])
-            if len(cells) != 9 or _CELL_RE.sub("", s[2:]).strip():
-                self.error(f"board row {excerpt(s)} does not have 9 squares", lineno, raw)
-                return
+            cells = _fixed_width_cells(s[2:])
+            if cells is None:
+                cells = _CELL_RE.findall(s[2:])
+                if len(cells) != 9 or _CELL_RE.sub("", s[2:]).strip():
+                    self.error(f"board row {excerpt(s)} does not have 9 squares", lineno, raw)
+                    return
             setup.used = True
             for i, cell in enumerate(cells):
                 sq = (rank - 1) * 9 + i

@@ -67,9 +67,10 @@ def encode_move(move: Move) -> str:
 
 def decode_move(text: str) -> Move | None:
     """The move of three base-36 characters, or None if they encode none."""
-    if len(text) != 3 or any(c not in _DIGIT_VALUE for c in text):
-        return None
-    value = _DIGIT_VALUE[text[0]] * 1296 + _DIGIT_VALUE[text[1]] * 36 + _DIGIT_VALUE[text[2]]
+    return _DECODED.get(text)
+
+
+def _decode(value: int) -> Move | None:
     promotion = value & 1
     frm, to = divmod(value >> 1, 81)
     to_sq = _usen_square(to)
@@ -78,9 +79,22 @@ def decode_move(text: str) -> Move | None:
         if pt is None or promotion:
             return None
         return Move(to_sq, drop=pt)
-    if frm == to:
+    if frm == to or frm >= 81:
         return None
     return Move(to_sq, _usen_square(frm), bool(promotion))
+
+
+def _decoded_table() -> dict[str, Move]:
+    """Every three-character text that encodes a move, and the move (one lookup per move)."""
+    table = {}
+    for value in range((81 + 16) * 81 * 2):
+        move = _decode(value)
+        if move is not None:
+            table[_DIGITS[value // 1296] + _DIGITS[value // 36 % 36] + _DIGITS[value % 36]] = move
+    return table
+
+
+_DECODED = _decoded_table()
 
 
 def read_usen(source: str | bytes | Path, *, strict: bool = False, limits: ReadLimits = DEFAULT_LIMITS) -> Game:

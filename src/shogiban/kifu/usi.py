@@ -108,7 +108,6 @@ def _no_game(message: str, strict: bool, budget: ReadBudget) -> Game:
 
 
 def _read_line(line: str, lineno: int, raw: str, strict: bool, budget: ReadBudget) -> Game:
-    builder = GameBuilder(strict=strict, budget=budget)
     tokens = line.split()
     if tokens and tokens[0] == "position":
         tokens = tokens[1:]
@@ -122,15 +121,16 @@ def _read_line(line: str, lineno: int, raw: str, strict: bool, budget: ReadBudge
         if cut > 3 and tokens[3].isascii() and tokens[3].isdigit():
             fields.append(tokens[3])  # the move number is optional
         sfen, rest = " ".join(fields), tokens[len(fields):]
+    try:
+        builder = GameBuilder(strict=strict, budget=budget, sfen=_numbered(sfen))
+    except InvalidSfenError as error:
+        builder = GameBuilder(strict=strict, budget=budget)
+        builder.error(f"bad position: {error}", lineno, raw)
+        return builder.finish()
     if rest and rest[0] == "moves":
         rest = rest[1:]
     elif rest and rest[0] not in USI_RESULT_WORDS:
         builder.error(f"expected 'moves' before {excerpt(rest[0])}", lineno, raw)
-    try:
-        builder.setup(_numbered(sfen))
-    except InvalidSfenError as error:
-        builder.error(f"bad position: {error}", lineno, raw)
-        return builder.finish()
     for token in rest:
         word = USI_RESULT_WORDS.get(token)
         if word is not None:

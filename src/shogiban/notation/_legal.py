@@ -54,16 +54,23 @@ def reaches(position: Position, piece: int, frm: int, to: int) -> bool:
     return bool(ray >> to & 1) and not BETWEEN[frm][to] & (position._occ[0] | position._occ[1])
 
 
+# Where a piece may step to a square from: the steps of the same piece of the other colour.
+_STEP_FROM = tuple(STEP[piece ^ 16] for piece in range(32))
+
+
 def reaching(position: Position, piece: int, to: int) -> list[int]:
     """Squares, in increasing order, of the pieces *piece* (a piece code) that could move to
     *to* by their movement (:func:`reaches`)."""
-    found = []
+    kind = KIND[piece]
     bb = position._bb[piece]
+    if not kind:
+        bb &= _STEP_FROM[piece][to]  # only squares a step away can hold one
+    found = []
     while bb:
         low = bb & -bb
         frm = low.bit_length() - 1
         bb ^= low
-        if frm != to and reaches(position, piece, frm, to):
+        if not kind or reaches(position, piece, frm, to):
             found.append(frm)
     return found
 

@@ -49,9 +49,17 @@ _TIME = re.compile(
     r"\(\s*(?:([0-9]{1,9}):)?([0-9]{1,9}):([0-9]{1,9})(?:\.[0-9]{1,9})?\s*"
     r"(?:/\s*([0-9]{1,9}):([0-9]{1,9}):([0-9]{1,9})(?:\.[0-9]{1,9})?\s*)?\)"
 )
-_FAST_MOVE = re.compile(
-    r"[▲△☗☖]?(?:([１２３４５６７８９1-9])([一二三四五六七八九])|同[ \u3000\t]*)"
+_MOVE = (
+    r"(?:([１２３４５６７８９1-9])([一二三四五六七八九])|同[ \u3000\t]*+)"
     r"(成[香桂銀]|[歩香桂銀金角飛玉王と杏圭全馬龍竜])(成|不成|生)?(?:\(([1-9])([1-9])\)|(打))"
+)
+_FAST_MOVE = re.compile("[▲△☗☖]?" + _MOVE)
+# The common line (number, move with its origin or 打, time) in one match; the possessive
+# quantifiers never give back spaces, so the optional time between them costs no backtracking.
+_QUICK_LINE = re.compile(
+    r"([0-9]{1,9})[ \t\u3000]++(" + _MOVE + r")[ \t\u3000]*+"
+    r"(?:\([ \t]*+([0-9]{1,9}):([0-9]{1,9})[ \t]*+/[ \t]*+([0-9]{1,9}):([0-9]{1,9}):([0-9]{1,9})[ \t]*+\))?"
+    r"[ \t\u3000]*+\+?[ \t\u3000]*+"
 )
 _MAX_NUMBER_DIGITS = 9
 _FILES = {c: i + 1 for i, c in enumerate("１２３４５６７８９")} | {str(i): i for i in range(1, 10)}
@@ -102,6 +110,15 @@ class _KifReader(KakinokiReader):
     def move_line(self, s: str, lineno: int, line: str) -> bool:
         if not "0" <= s[0] <= "9":
             return False
+        quick = _QUICK_LINE.fullmatch(s) if self.in_moves and not self.skip_line else None
+        if quick is not None:
+            number, text, *move, em, es, th, tm, ts = quick.groups()
+            elapsed = total = None
+            if em is not None:
+                elapsed = int(em) * 60 + int(es)
+                total = int(th) * 3600 + int(tm) * 60 + int(ts)
+            self.numbered_line(int(number), text, elapsed, total, lineno, line, move)
+            return True
         parts = split_move_line(s)
         if parts is None:
             return False
@@ -112,13 +129,27 @@ class _KifReader(KakinokiReader):
         if not text:
             self.error(f"cannot read move line {excerpt(s)}", lineno, line)
             return True
-        self.numbered_line(int(number), text, time, lineno, line)
+        elapsed = total = None
+        if time is not None:
+            eh, em, es, th, tm, ts = time
+            elapsed = int(eh or 0) * 3600 + int(em or 0) * 60 + int(es or 0)
+            if th is not None:
+                total = int(th) * 3600 + int(tm or 0) * 60 + int(ts or 0)
+        self.numbered_line(int(number), text, elapsed, total, lineno, line)
         return True
 
     def numbered_line(
-        self, number: int, text: str, time: tuple[str | None, ...] | None, lineno: int, line: str
+        self,
+        number: int,
+        text: str,
+        elapsed: int | None,
+        total: int | None,
+        lineno: int,
+        line: str,
+        move: list[str | None] | None = None,
     ) -> None:
-        """Any numbered line: a move in any notation KIF writers use, or a special move."""
+        """Any numbered line: a move in any notation KIF writers use, or a special move; *move*
+        holds the parts of a move already matched by :data:`_MOVE`."""
         if not self.in_moves:
             self.start_moves(number)
         if self.skip_line:
@@ -126,22 +157,19 @@ class _KifReader(KakinokiReader):
         tracker = self.tracker
         assert tracker is not None
         builder = self.builder
-        elapsed = total = None
-        if time is not None:
-            eh, em, es, th, tm, ts = time
-            elapsed = int(eh or 0) * 3600 + int(em or 0) * 60 + int(es or 0)
-            if th is not None:
-                total = int(th) * 3600 + int(tm or 0) * 60 + int(ts or 0)
         expected = tracker.expected_number()
         if number != expected:
             self.error(f"move number {number}, expected {expected}", lineno, line)
-        word = text.lstrip("▲△☗☖")
-        if reads_as_result(word):
-            node = builder.result(word, lineno, line, elapsed=elapsed, total=total)
-            if node is not None:
-                tracker.add(node)
-            return
-        code = self.decode(text, lineno, line)
+        if move is None:
+            word = text.lstrip("▲△☗☖")
+            if reads_as_result(word):
+                node = builder.result(word, lineno, line, elapsed=elapsed, total=total)
+                if node is not None:
+                    tracker.add(node)
+                return
+            code = self.decode(text, lineno, line)
+        else:
+            code = self.move_code(move, text, lineno, line)
         if code is None:
             self.skip_line = True
             return
@@ -154,42 +182,50 @@ class _KifReader(KakinokiReader):
 
     def decode(self, text: str, lineno: int, line: str) -> int | None:
         """The move code *text* names (reported and None when it names none)."""
-        builder = self.builder
-        board = builder.board
         m = _FAST_MOVE.fullmatch(text)
         if m is not None:
-            file, rank, name, suffix, ff, fr, drop = m.groups()
-            if file is not None:
-                to = (_RANKS[rank] - 1) * 9 + 9 - _FILES[file]
-            else:
-                last = builder.node
-                while last.move is None and last.parent is not None and last.result is not None:
-                    last = last.parent
-                if last.move is None:
-                    self.error(f"{excerpt(text)}: 同 without a previous move", lineno, line)
-                    return None
-                to = last.move.to_square
-            pt = _PIECES[name]
-            if drop:
-                if pt > 7:
-                    self.error(f"{excerpt(text)}: a {name} cannot be dropped", lineno, line)
-                    return None
-                return to | (81 + pt) << 7
-            frm = (int(fr) - 1) * 9 + 9 - int(ff)
-            on_board = board._board[frm] & 15
-            if on_board and on_board != pt and not builder.ended:
-                self.error(f"{excerpt(text)}: the piece on {ff}{fr} is not a {name}", lineno, line)
-                return None
-            if frm == to:
-                self.error(f"{excerpt(text)} does not move", lineno, line)
-                return None
-            return to | frm << 7 | (1 << 14 if suffix == "成" else 0)
+            return self.move_code(list(m.groups()), text, lineno, line)
+        builder = self.builder
         try:
             # The move the text names, legal or not: the builder keeps an illegal one as a foul.
-            return resolve_japanese(board, text, previous_to=previous_to(builder.node)).code
+            return resolve_japanese(builder.board, text, previous_to=previous_to(builder.node)).code
         except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as error:
             self.error(f"cannot read move {excerpt(text)}: {error}", lineno, line)
             return None
+
+    def move_code(self, move: list[str | None], text: str, lineno: int, line: str) -> int | None:
+        """The code of the move whose parts :data:`_MOVE` matched in *text* (reported and None
+        when it names none)."""
+        file, rank, name, suffix, ff, fr, drop = move
+        builder = self.builder
+        if file is not None and rank is not None:
+            to = (_RANKS[rank] - 1) * 9 + 9 - _FILES[file]
+        else:
+            last = builder.node
+            while last.move is None and last.parent is not None and last.result is not None:
+                last = last.parent
+            if last.move is None:
+                self.error(f"{excerpt(text)}: 同 without a previous move", lineno, line)
+                return None
+            to = last.move.to_square
+        assert name is not None
+        pt = _PIECES[name]
+        if drop:
+            if pt > 7:
+                self.error(f"{excerpt(text)}: a {name} cannot be dropped", lineno, line)
+                return None
+            return to | (81 + pt) << 7
+        assert ff is not None
+        assert fr is not None
+        frm = (int(fr) - 1) * 9 + 9 - int(ff)
+        on_board = builder.board._board[frm] & 15
+        if on_board and on_board != pt and not builder.ended:
+            self.error(f"{excerpt(text)}: the piece on {ff}{fr} is not a {name}", lineno, line)
+            return None
+        if frm == to:
+            self.error(f"{excerpt(text)} does not move", lineno, line)
+            return None
+        return to | frm << 7 | (1 << 14 if suffix == "成" else 0)
 
     def made(self, s: str, lineno: int, line: str) -> None:
         # Only a fallback: the special move line (投了, ...) is the result when there is one.

@@ -81,12 +81,16 @@ class LineTracker:
     def add(self, node: GameNode) -> None:
         """Note that *node* continues the line being read."""
         line = self._stack[-1]
-        line.nodes.append(node)
-        self._longest = max(self._longest, line.length)
+        nodes = line.nodes
+        nodes.append(node)
+        length = line.base_len + len(nodes)
+        if length > self._longest:
+            self._longest = length
 
     def expected_number(self) -> int:
         """The move number the next move line of the current line should carry."""
-        return self.start_number + self._stack[-1].length - 1
+        line = self._stack[-1]
+        return self.start_number + line.base_len + len(line.nodes) - 1
 
     def branch(self, number: int) -> GameNode | None:
         """Start a variation replacing move *number*; the node it branches from, or None (and

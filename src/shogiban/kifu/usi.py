@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from shogiban.board import Board
-from shogiban.errors import InvalidMoveError, InvalidSfenError
+from shogiban.errors import InvalidSfenError
 from shogiban.kifu._legality import push_if_legal
 from shogiban.kifu.builder import GameBuilder
 from shogiban.kifu.encoding import read_text
@@ -30,7 +30,7 @@ from shogiban.kifu.game import Game
 from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
 from shogiban.kifu.losses import Loss, add_loss, feature_losses
 from shogiban.kifu.results import ResultKind
-from shogiban.move import Move
+from shogiban.move import MOVES, Move
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.positions import sfen_parts
 from shogiban.sfen import STARTING_SFEN, SfenParts, make_sfen
@@ -137,14 +137,17 @@ def _read_line(line: str, lineno: int, raw: str, strict: bool, budget: ReadBudge
             if builder.result(word, lineno, raw) is None:
                 break
             continue
-        try:
-            move = Move.from_usi(token)
-        except InvalidMoveError:
+        move = _MOVE_OF_USI.get(token)
+        if move is None:
             builder.error(f"cannot read move {excerpt(token)}", lineno, raw)
             break
         if builder.move(move, lineno, raw, text=token) is None:
             break
     return builder.finish()
+
+
+# Every move by its USI text: one lookup per move of a long line.
+_MOVE_OF_USI = {move.usi(): move for move in MOVES if move is not None}
 
 
 def _numbered(sfen: str) -> str:

@@ -37,8 +37,7 @@ Move.from_usi('7g7f')
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from shogiban.bitboard import ZONE
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
@@ -264,8 +263,7 @@ def make_japanese(board: Board, move: Move, *, previous_to: Square | None = None
 # -- reading ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Parsed:
+class _Parsed(NamedTuple):  # a named tuple: one is made per move read, and they are cheap
     color: int | None
     to: int | None  # None for 同
     piece: PieceType

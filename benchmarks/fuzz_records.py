@@ -19,8 +19,9 @@ It reports:
   ``KifuParseError`` from the format detection; strict: any but ``KifuParseError``; writers: any),
   or the child dying; the input is saved to ``--out`` with the traceback beside it;
 * hangs: an input the child did not finish within ``--timeout`` seconds (saved too; the child is
-  killed and restarted);
-* the slowest input, and the child's peak memory (its maximum resident set size).
+  killed and restarted), all twenty-odd reader and writer calls together;
+* the slowest input and the slowest single call, and the child's peak memory (its maximum
+  resident set size).
 """
 
 from __future__ import annotations
@@ -185,9 +186,11 @@ def child(conn: Connection, memory_mb: int) -> None:
         started = time.perf_counter()
         calls = 0
         crashes: list[str] = []
+        slowest = (0.0, "")
         for name, reader in readers.items():
             for strict in (False, True):
                 calls += 1
+                call_started = time.perf_counter()
                 try:
                     result = reader(data, strict=strict)
                 except KifuLimitError:
@@ -199,6 +202,10 @@ def child(conn: Connection, memory_mb: int) -> None:
                 except Exception:  # the crash being looked for: report it, go on
                     crashes.append(f"{name} {'strict' if strict else 'lenient'}:\n{traceback.format_exc()}")
                     continue
+                finally:
+                    took = time.perf_counter() - call_started
+                    if took > slowest[0]:
+                        slowest = (took, f"{name}{' strict' if strict else ''}")
                 if strict:
                     continue
                 games = result if isinstance(result, list) else [result]
@@ -210,7 +217,7 @@ def child(conn: Connection, memory_mb: int) -> None:
                         except Exception:  # a writer must write what a reader read
                             crashes.append(f"{name} then write_game({fmt!r}):\n{traceback.format_exc()}")
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        conn.send((calls, crashes, time.perf_counter() - started, peak))
+        conn.send((calls, crashes, time.perf_counter() - started, peak, slowest))
 
 
 class Child:
@@ -265,6 +272,7 @@ def fuzz(args: argparse.Namespace) -> int:
     inputs = calls = crashes = hangs = deaths = 0
     peak = 0
     slowest = (0.0, 0, "")
+    slowest_call = (0.0, 0, "")
     deadline = time.monotonic() + args.seconds
     try:
         while time.monotonic() < deadline:
@@ -273,11 +281,13 @@ def fuzz(args: argparse.Namespace) -> int:
             inputs += 1
             outcome, answer = worker.run(data, args.timeout)
             if outcome == "ok":
-                made, found, seconds, kib = answer
+                made, found, seconds, kib, (call_seconds, call) = answer
                 calls += made
                 peak = max(peak, kib)
                 if seconds > slowest[0]:
                     slowest = (seconds, len(data), names[index])
+                if call_seconds > slowest_call[0]:
+                    slowest_call = (call_seconds, len(data), call)
                 if found:
                     crashes += 1
                     _save(out, f"crash-{crashes:04d}", names[index], data, "\n\n".join(found))
@@ -291,8 +301,9 @@ def fuzz(args: argparse.Namespace) -> int:
     finally:
         worker.stop()
     print(f"inputs {inputs}, reader and writer calls {calls}, crashes {crashes} (child deaths {deaths}), "
-          f"hangs {hangs}, peak memory {peak / 1024:.0f} MB, slowest input {slowest[0]:.2f} s "
-          f"({slowest[1]} bytes, from {slowest[2]})")
+          f"hangs {hangs}, peak memory {peak / 1024:.0f} MB; slowest input {slowest[0]:.2f} s for every "
+          f"call ({slowest[1]} bytes, from {slowest[2]}), slowest call {slowest_call[0]:.2f} s "
+          f"({slowest_call[2]}, {slowest_call[1]} bytes)")
     return 1 if crashes or hangs else 0
 
 
@@ -391,7 +402,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60, help="how long to fuzz")
     parser.add_argument("--out", default="fuzz-out", help="folder for the inputs that crash or hang")
-    parser.add_argument("--timeout", type=float, default=10, help="seconds one input may take (all readers)")
+    parser.add_argument("--timeout", type=float, default=60,
+                        help="seconds one input may take: every reader (twice) and writer on it")
     parser.add_argument("--memory-mb", type=int, default=1536, help="address-space cap of the child")
     parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same inputs)")
     parser.add_argument("--large", action="store_true", help="time the readers on ~2 MB records instead")

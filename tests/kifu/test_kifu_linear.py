@@ -234,3 +234,30 @@ def test_a_long_ki2_record_is_read_in_linear_time() -> None:
         return data.decode("utf-8")
 
     assert _linear(read_ki2, make, 100, factor=8) <= 24
+
+
+def _foul_at_every_ply(plies: int) -> str:
+    """A main line of *plies* moves with, at every ply, an alternative that is an illegal drop
+    kept as a foul (written as 反則負け with the move in its comment)."""
+    from shogiban import Color, Move
+    from shogiban.kifu.results import Result, ResultKind
+
+    game = Game()
+    node: GameNode = game.root
+    mover = Color.BLACK
+    for usi in _line_of(plies):
+        child = node.add_variation(Move.from_usi(usi))
+        node.add_result(Result(ResultKind.ILLEGAL, mover.other, "", Move.from_usi("G*5e")))
+        node, mover = child, mover.other
+    data = write_game(game, "kifu")
+    assert isinstance(data, bytes)
+    return data.decode("utf-8")
+
+
+@pytest.mark.timeout(600)
+def test_fouls_in_comments_are_restored_in_one_walk() -> None:
+    # Each 反則手 comment rebuilt its position from the start.
+    game = read_kif(_foul_at_every_ply(50))
+    fouls = [n for n in game.walk() if n.result is not None and n.result.illegal_move is not None]
+    assert len(fouls) == 50
+    assert _linear(read_kif, _foul_at_every_ply, 300, factor=4) <= 12

@@ -24,6 +24,7 @@ from shogiban.kifu._legality import CHECK, LEGAL, push_if_legal
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
 from shogiban.kifu.results import Result, ResultKind, make_result, with_board_evidence
+from shogiban.kifu.walk import positions_before
 from shogiban.move import MOVES, Move
 from shogiban.notation._legal import why_illegal
 from shogiban.notation.excerpt import excerpt
@@ -80,6 +81,7 @@ class GameBuilder:
         self._checkpoints: dict[GameNode, tuple[int, str]] = {self.game.root: (0, self.game.root.sfen)}
         self._history_from_start = True  # the board's move stack holds every move since the start
         self._in_check: bool | None = None  # whether the side to move is in check, when known
+        self._verdicts = REPETITION_VERDICTS  # repetition verdicts left to work out
         self._unsettled: dict[GameNode, str | None] = {}  # results whose repetition is not known yet
         self._comment_node: GameNode | None = None
         self._comment_parts: list[str] = []
@@ -285,10 +287,14 @@ class GameBuilder:
         board = self.board
         result = stated_result(word, winner, board.turn)
         child = GameNode(node, None, result=result, elapsed=elapsed, total=total)
-        if self._history_from_start:
-            child.result = _with_repetition(result, board, if_repeated, winner)
-        else:
+        if self._verdicts <= 0 or (if_repeated is None and result.kind not in _SETTLED_BY_REPETITION):
+            pass  # a repetition changes nothing here, or past REPETITION_VERDICTS: as stated
+        elif not self._history_from_start:
             self._unsettled[child] = if_repeated
+            self._verdicts -= 1
+        elif board._rep.get(board._hash, 0) >= 4:
+            child.result = _with_repetition(result, board, if_repeated, winner)
+            self._verdicts -= 1
         self._append(node, child, lineno, line)
         return child
 
@@ -331,27 +337,9 @@ class GameBuilder:
     def _settle_repetitions(self) -> None:
         """Give the results read after a jump their repetition verdict, in one walk of the tree
         (only the branches that lead to such results)."""
-        wanted: set[GameNode] = set()
-        for node in self._unsettled:
-            current: GameNode | None = node
-            while current is not None and current not in wanted:
-                wanted.add(current)
-                current = current.parent
-        root = self.game.root
-        board = _start_board(root.sfen)
-        stack: list[tuple[GameNode, bool]] = [(root, False)]
-        while stack:
-            node, leaving = stack.pop()
-            if leaving:
-                if node.move is not None:
-                    board._pop()
-                continue
-            if node.move is not None:
-                board._push(node.move.code)
-            elif node.result is not None and node in self._unsettled:
-                node.result = _with_repetition(node.result, board, self._unsettled[node], False)
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(node.variations) if child in wanted)
+        for node, board in positions_before(self.game, self._unsettled):
+            assert node.result is not None
+            node.result = _with_repetition(node.result, board, self._unsettled[node], False)
         self._unsettled.clear()
 
 
@@ -370,7 +358,16 @@ def _with_repetition(result: Result, board: Board, if_repeated: str | None, winn
         return result
     if if_repeated is not None:
         result = stated_result(if_repeated, winner, board.turn)
+    if result.kind not in _SETTLED_BY_REPETITION:
+        return result  # the verdict changes nothing (and walking back the history costs)
     return with_board_evidence(result, rules.repetition_outcome(board))
+
+
+# The results a repetition's verdict can change (a perpetual check gives its loser).
+_SETTLED_BY_REPETITION = frozenset({ResultKind.PERPETUAL_CHECK, ResultKind.ILLEGAL, ResultKind.REPETITION})
+#: A record's first this many results at a four-fold repetition get its verdict; working it out
+#: walks back the whole line, so more would make a record of repeated results quadratic.
+REPETITION_VERDICTS = 256
 
 
 _START_BOARDS: dict[str, tuple[Board, str]] = {}
@@ -406,4 +403,4 @@ def _side(color: Color) -> str:
     return "sente" if color == Color.BLACK else "gote"
 
 
-__all__ = ["CHECKPOINT_EVERY", "GameBuilder", "stated_result"]
+__all__ = ["CHECKPOINT_EVERY", "REPETITION_VERDICTS", "GameBuilder", "stated_result"]

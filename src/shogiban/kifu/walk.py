@@ -18,13 +18,13 @@ writer never rebuilds a position from the start.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from enum import Enum
 
 from shogiban.board import Board
 from shogiban.kifu.game import Game, GameNode
 
-__all__ = ["LineWalk", "Step"]
+__all__ = ["LineWalk", "Step", "positions_before"]
 
 
 class Step(Enum):
@@ -97,3 +97,31 @@ class LineWalk:
         if self.positions:
             for _ in range(moves):
                 self.board.pop()
+
+
+def positions_before(game: Game, targets: Collection[GameNode]) -> Iterator[tuple[GameNode, Board]]:
+    """``(node, board)`` for each of the *targets*, *board* being the position before the node
+    (its parent's), with the moves that led there in its history: one walk down the branches
+    that lead to the targets, each move played and taken back once.  Do not change the board."""
+    if not targets:
+        return
+    wanted: set[GameNode] = set()
+    for target in targets:
+        node: GameNode | None = target
+        while node is not None and node not in wanted:
+            wanted.add(node)
+            node = node.parent
+    board = game.start_board()
+    stack: list[tuple[GameNode, bool]] = [(game.root, False)]
+    while stack:
+        node, leaving = stack.pop()
+        if leaving:
+            if node.move is not None:
+                board.pop()
+            continue
+        if node in targets:
+            yield node, board
+        if node.move is not None:
+            board.push(node.move)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node.variations) if child in wanted)

@@ -24,10 +24,15 @@ EXCERPT_LENGTH: Final = 40
 
 def excerpt(text: object, limit: int = EXCERPT_LENGTH) -> str:
     """*text* quoted with ``repr`` (so control and invisible characters are escaped), cut to
-    *limit* characters with ``…`` after the closing quote when it was longer.  Bytes are quoted
-    the same way; any other object only by its type name, so nothing large is ever shown."""
-    if isinstance(text, str | bytes | bytearray):
-        cut = text[:limit]
-        shown = repr(bytes(cut) if isinstance(cut, bytearray) else cut)
-        return shown + "…" if len(text) > limit else shown
-    return f"<{type(text).__name__}>"
+    *limit* characters, and to fewer when their escapes would take more than twice that room,
+    with ``…`` after the closing quote when it was cut.  Bytes are quoted the same way; any
+    other object only by its type name, so nothing large is ever shown."""
+    if not isinstance(text, str | bytes | bytearray):
+        return f"<{type(text).__name__}>"
+    data = bytes(text) if isinstance(text, bytearray) else text
+    cut = data[:limit]
+    shown = repr(cut)
+    while len(shown) > 2 * limit + 3 and len(cut) > 1:
+        cut = cut[:len(cut) // 2]
+        shown = repr(cut)
+    return shown + "…" if len(cut) < len(data) else shown

@@ -7,7 +7,8 @@ promoted pieces by any name (成銀/全, 竜/龍, 王/玉), times in every varia
 comments (``*``, engine lines ``**``), bookmarks (``&``), a BOD start position, ``変化：N手``
 variations (also ``変化：N手目``) and every special move, with the ``まで…`` line as a fallback
 result.  Moves with an origin are decoded directly; others go through
-:func:`shogiban.notation.japanese.parse_kif_move`.
+:func:`shogiban.notation.japanese.resolve_japanese` (a move that text names but the rules
+forbid is kept as a 反則 result).
 
 >>> game = read_kif("手合割：平手\\n   1 ７六歩(77)   ( 0:16/00:00:16)\\n   2 投了\\n")
 >>> game.mainline_moves(), game.outcome().winner

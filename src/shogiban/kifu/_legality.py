@@ -17,7 +17,7 @@ from typing import Final
 
 from shogiban.bitboard import BISHOP_RAYS, BIT, ROOK_RAYS, ZONE
 from shogiban.board import Board
-from shogiban.notation._legal import legal_codes, reaches
+from shogiban.notation._legal import reaches
 from shogiban.position import DEAD_END, DROP_ALLOWED, SPEEDUPS
 
 _FILE_MASKS = tuple(sum(BIT[r * 9 + (sq % 9)] for r in range(9)) for sq in range(81))
@@ -29,9 +29,8 @@ ILLEGAL: Final = 0
 LEGAL: Final = 1
 CHECK: Final = 2
 PLAYED: Final = 3
-# With the accelerator, the legal moves in C, remembered per position: a KI2 reader that has
-# just resolved the move's text against them asks for the same list.
-_C_LEGAL_CODES = legal_codes if SPEEDUPS is not None else None
+# With the accelerator, the legal moves in C (each position of a record is new: no cache).
+_C_LEGAL_CODES = SPEEDUPS.legal_codes if SPEEDUPS is not None else None
 
 
 def push_if_legal(board: Board, code: int, in_check: bool | None = None) -> int:

@@ -124,6 +124,10 @@ def read_csa_games(
     return games
 
 
+# The nine piece codes of board rows read before (only rows read without a problem).
+_ROWS: dict[str, list[int]] = {}
+
+
 def _fixed_width_cells(row: str) -> list[str] | None:
     """The nine cells of a board row as CSA writes it (three characters each, `` * `` empty; the
     last one's trailing space may be stripped), or None for any other layout."""
@@ -240,13 +244,20 @@ class _CsaReader:
                 setup.board[sq] = 0
         elif kind.isdigit() and kind != "0":
             rank = int(kind)
-            cells = _fixed_width_cells(s[2:])
+            row = s[2:]
+            known = _ROWS.get(row)
+            if known is not None:  # most files start from the same rows
+                setup.used = True
+                setup.board[(rank - 1) * 9:rank * 9] = known
+                return
+            cells = _fixed_width_cells(row)
             if cells is None:
                 cells = _CELL_RE.findall(s[2:])
                 if len(cells) != 9 or _CELL_RE.sub("", s[2:]).strip():
                     self.error(f"board row {excerpt(s)} does not have 9 squares", lineno, raw)
                     return
             setup.used = True
+            clean = True
             for i, cell in enumerate(cells):
                 sq = (rank - 1) * 9 + i
                 if cell == "*":
@@ -255,8 +266,11 @@ class _CsaReader:
                 pt = PIECE_OF_CSA.get(cell[1:])
                 if pt is None:
                     self.error(f"board row {excerpt(s)}: unknown piece {excerpt(cell)}", lineno, raw)
+                    clean = False
                     continue
                 setup.board[sq] = pt | (0 if cell[0] == "+" else 16)
+            if clean and len(_ROWS) < 4096:
+                _ROWS[row] = setup.board[(rank - 1) * 9:rank * 9]
         elif kind in ("+", "-"):
             color = 0 if kind == "+" else 1
             rest = s[2:]

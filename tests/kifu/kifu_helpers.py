@@ -96,3 +96,64 @@ def _total(node: GameNode) -> int | None:
 def mainline(game: Game) -> list[str]:
     """USI moves of the main line."""
     return [m.usi() for m in game.mainline_moves()]
+
+
+def random_game(seed: int, plies: int = 60, variations: int = 8, nested: bool = True) -> Game:
+    """A legal game of random moves with alternatives (nested ones when *nested*), comments,
+    times, a bookmark and results: everything a record can hold, made here (MIT, no corpus)."""
+    import random
+
+    from shogiban import Board
+
+    rng = random.Random(seed)
+    game = Game()
+    board = Board()
+    node: GameNode = game.root
+    line: list[GameNode] = [node]
+    for ply in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        node = node.add_variation(move, elapsed=rng.randint(0, 90))
+        if ply % 7 == 3:
+            node.comment = f"コメント {ply}\n二行目"
+        board.push(move)
+        line.append(node)
+    line[len(line) // 2].bookmark = "しおり"
+    if not board.legal_moves.count():
+        node.add_result("詰み")
+    else:
+        node.add_result("投了")
+    bases = line[:-1]
+    for _ in range(variations):
+        base = rng.choice(bases)
+        vboard = base.board()
+        taken = {child.move for child in base.variations}
+        choices = [m for m in vboard.legal_moves if m not in taken]
+        if not choices or base.result is not None:
+            continue
+        child = base.add_variation(rng.choice(choices))
+        vboard.push(child.move)  # type: ignore[arg-type]
+        deeper = child
+        for _ in range(rng.randint(1, 6)):
+            moves = list(vboard.legal_moves)
+            if not moves:
+                break
+            deeper = deeper.add_variation(rng.choice(moves))
+            vboard.push(deeper.move)  # type: ignore[arg-type]
+            if nested:
+                bases.append(deeper)
+        if rng.random() < 0.5:
+            deeper.add_result("中断")
+    return game
+
+
+def move_tree(game: Game) -> Any:
+    """The tree of moves and result kinds, as nested tuples (what every variation format holds)."""
+
+    def key(node: GameNode) -> Any:
+        what = node.move.usi() if node.move is not None else (node.result.kind.value if node.result else "start")
+        return (what, tuple(key(child) for child in node.variations))
+
+    return key(game.root)

@@ -7,11 +7,13 @@ were needed.
 
 from __future__ import annotations
 
-import pytest
-from notation_helpers import board_from
+from collections import Counter
 
-from shogiban import AmbiguousMoveError, IllegalMoveError, Move
-from shogiban.notation.japanese import make_ki2_move, make_kif_move, parse_ki2_move
+import pytest
+from notation_helpers import board_from, cshogi_difference, random_positions
+
+from shogiban import AmbiguousMoveError, Board, IllegalMoveError, Move
+from shogiban.notation.japanese import make_ki2_move, make_kif_move, parse_ki2_move, resolve_japanese
 
 CASES = [
     # Three golds side by side: 左 直 右 (the piece straight below goes 直).
@@ -129,15 +131,41 @@ def test_same_square_with_longer_remainder_is_not_padded() -> None:
     assert make_ki2_move(board3, Move.from_usi("6h5g")) == "▲同銀左"
 
 
-def test_pinned_candidate_is_not_counted_but_its_modifier_is_accepted() -> None:
-    # The gold on 4i is pinned by the rook on 1i: only the gold on 6i can go to 5h.
+def test_pinned_candidate_counts_as_jsa_writers_count_it() -> None:
+    # The gold on 4i is pinned by the rook on 1i, but it could go to 5h by its movement: JSA
+    # writers (and cshogi, tsshogi) tell the golds apart all the same.
     board = board_from("K5i k9a G6i G4i r1i", "b", "-")
     move = Move.from_usi("6i5h")
-    assert make_ki2_move(board, move) == "▲５八金"
-    # A writer that counts the pinned gold writes 左; that text still means the same move.
+    assert make_ki2_move(board, move) == "▲５八金左"
     assert parse_ki2_move(board, "▲５八金左") == move
-    with pytest.raises(IllegalMoveError, match="fits"):
+    # Programs that leave the pinned gold out (shogiban before this rule) wrote 金 alone.
+    assert parse_ki2_move(board, "▲５八金") == move
+    # 右 names the pinned gold: the move JSA writers mean, which is illegal.
+    assert resolve_japanese(board, "▲５八金右") == Move.from_usi("4i5h")
+    with pytest.raises(IllegalMoveError, match="check") as raised:
         parse_ki2_move(board, "▲５八金右")
+    assert raised.value.code == "self_check"
+
+
+def test_drop_is_marked_when_only_a_pinned_piece_could_go_there() -> None:
+    # Issue 10, finding 12: the gold on 3f is pinned by the bishop on 4e, yet 打 is written.
+    board = Board("4k4/9/9/9/5b3/6G2/7K1/9/9 b G 1")
+    assert make_ki2_move(board, Move.from_usi("G*2e")) == "▲２五金打"
+    assert parse_ki2_move(board, "▲２五金打") == Move.from_usi("G*2e")
+    # Without 打 it names the pinned gold's move, unless (as here) that move is illegal and the
+    # drop is legal: what a writer that leaves pinned pieces out means.
+    assert resolve_japanese(board, "▲２五金") == Move.from_usi("G*2e")
+    assert resolve_japanese(Board("4k4/9/9/9/5b3/6G2/7K1/9/9 b - 1"), "▲２五金") == Move.from_usi("3f2e")
+
+
+def test_modifier_is_written_against_a_pinned_rival() -> None:
+    # Issue 10, finding 12: golds on 3f (pinned) and 1f both reach 2e.
+    board = Board("4k4/9/9/9/5b3/6G1G/7K1/9/9 b - 1")
+    assert make_ki2_move(board, Move.from_usi("1f2e")) == "▲２五金右"
+    assert parse_ki2_move(board, "▲２五金右") == Move.from_usi("1f2e")
+    assert parse_ki2_move(board, "▲２五金") == Move.from_usi("1f2e")  # the only legal one
+    with pytest.raises(IllegalMoveError):
+        parse_ki2_move(board, "▲２五金左")
 
 
 def test_dragon_pair_with_pinned_partner_accepts_both_readings() -> None:
@@ -146,3 +174,39 @@ def test_dragon_pair_with_pinned_partner_accepts_both_readings() -> None:
     board = board_from("K9i k7e +R1c +R2a", "b", "-")
     with pytest.raises(AmbiguousMoveError):
         parse_ki2_move(board, "２四龍")
+
+
+def test_matches_cshogi_on_random_positions_with_pins() -> None:
+    """Every legal move of 400 random positions (half with a pinned piece): our KI2 text reads back
+    to the move, and equals cshogi's except where a known cshogi deviation explains it."""
+    cshogi = pytest.importorskip("cshogi")
+    ki2 = pytest.importorskip("cshogi.KI2")
+    compared = 0
+    explained: Counter[str] = Counter()
+    for board in random_positions(400, seed=12):
+        theirs_board = cshogi.Board(board.sfen())
+        for move in board.legal_moves:
+            text = make_ki2_move(board, move)
+            assert parse_ki2_move(board, text) == move, (board.sfen(), move, text)
+            theirs = ki2.move_to_ki2(theirs_board.move_from_usi(move.usi()), theirs_board)
+            mine, theirs = text.replace("　", ""), theirs.replace("竜", "龍").replace("　", "")
+            compared += 1
+            if mine != theirs:
+                explained[cshogi_difference(board, move, mine, theirs)] += 1
+    assert compared > 30000
+    assert sum(explained.values()) < compared // 1000, explained
+
+
+def test_pins_make_a_difference_in_the_random_positions() -> None:
+    """The random positions do test pins: some moves' modifiers (or 打) are there only because a
+    pinned piece of the kind could reach the square."""
+    pinned_cases = 0
+    for board in random_positions(400, seed=12):
+        legal = list(board.legal_moves)
+        for move in legal:
+            rivals = {sq for sq in board.attackers(board.turn, move.to_square)
+                      if board._board[sq] & 15 == (move.drop or board._board[move.from_square or 0] & 15)}
+            rivals.discard(move.from_square)  # type: ignore[arg-type]
+            legal_rivals = {m.from_square for m in legal if m.to_square == move.to_square and m.from_square in rivals}
+            pinned_cases += bool(rivals) and not legal_rivals
+    assert pinned_cases > 40

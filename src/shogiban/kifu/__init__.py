@@ -9,7 +9,7 @@ users have -- KIF/KIFU, KI2, CSA V2.2/V3.0, JKF, SFEN, USI, USEN and BOD.
 
 from __future__ import annotations
 
-from shogiban.kifu.api import read_game, read_games, save_game, write_game
+from shogiban.kifu.api import read_game, read_game_file, read_games, save_game, write_game
 from shogiban.kifu.builder import GameBuilder
 from shogiban.kifu.csa import read_csa, read_csa_games, write_csa
 from shogiban.kifu.detect import FORMATS, detect_format
@@ -20,13 +20,15 @@ from shogiban.kifu.headers import Headers
 from shogiban.kifu.jkf import read_jkf, validate_jkf, write_jkf
 from shogiban.kifu.ki2 import read_ki2, write_ki2
 from shogiban.kifu.kif import read_kif, write_kif
+from shogiban.kifu.limits import DEFAULT_LIMITS, KifuLimitError, ReadLimits
 from shogiban.kifu.results import Result, ResultKind
 from shogiban.kifu.usen import read_usen, write_usen
 from shogiban.kifu.usi import read_sfen, read_sfen_games, read_usi, read_usi_games, write_sfen, write_usi
 
 __all__ = [
-    "FORMATS", "Game", "GameBuilder", "GameNode", "Headers", "Result", "ResultKind", "decode", "detect_format",
-    "read_bod", "read_csa", "read_csa_games", "read_game", "read_games", "read_jkf", "read_ki2", "read_kif",
+    "DEFAULT_LIMITS", "FORMATS", "Game", "GameBuilder", "GameNode", "Headers", "KifuLimitError", "ReadLimits",
+    "Result", "ResultKind", "decode", "detect_format", "read_bod", "read_csa", "read_csa_games", "read_game",
+    "read_game_file", "read_games", "read_jkf", "read_ki2", "read_kif",
     "read_sfen", "read_sfen_games", "read_usen", "read_usi", "read_usi_games", "save_game", "validate_jkf",
     "write_bod", "write_csa", "write_game", "write_jkf", "write_ki2", "write_kif", "write_sfen", "write_usen",
     "write_usi",

@@ -14,7 +14,9 @@ from shogiban.board import Board
 from shogiban.errors import InvalidMoveError
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.results import ResultKind
+from shogiban.kifu.walk import positions_before
 from shogiban.move import Move
+from shogiban.notation._legal import why_illegal
 
 ILLEGAL_PREFIX = "反則手: "
 _ILLEGAL_RE = re.compile(r"反則手[:：]\s*(\S+)")
@@ -32,21 +34,24 @@ def result_comment(node: GameNode, board: Board) -> str:
 
 def restore_illegal_moves(game: Game) -> None:
     """Give foul results written by :func:`result_comment` their illegal move back."""
+    found: dict[GameNode, Move] = {}
     for node in game.walk():
         result = node.result
         if result is None or result.kind is not ResultKind.ILLEGAL or result.illegal_move is not None:
             continue
-        first, _, rest = node.comment.partition("\n")
-        m = _ILLEGAL_RE.fullmatch(first.strip())
+        m = _ILLEGAL_RE.fullmatch(node.comment.partition("\n")[0].strip())
         if m is None:
             continue
         try:
-            move = Move.from_usi(m.group(1))
+            found[node] = Move.from_usi(m.group(1))
         except InvalidMoveError:
             continue
-        assert node.parent is not None
-        board = node.parent.board()
+    # The positions of all of them in one walk: one board per result made them quadratic.
+    for node, board in positions_before(game, found):
+        move = found[node]
         if board.is_legal(move):
             continue
-        node.result = replace(result, illegal_move=move, detail=result.detail or board.illegal_reason(move) or "")
-        node.comment = rest
+        result = node.result
+        assert result is not None
+        node.result = replace(result, illegal_move=move, detail=result.detail or why_illegal(board, move)[1])
+        node.comment = node.comment.partition("\n")[2]

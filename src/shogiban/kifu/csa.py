@@ -26,9 +26,12 @@ from shogiban.kifu.comments import restore_illegal_moves, result_comment
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.headers import CSA_TO_KIF, KIF_TO_CSA
-from shogiban.kifu.results import csa_token
+from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
+from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
+from shogiban.kifu.results import csa_token, make_result
 from shogiban.kifu.timefmt import format_seconds_csa
 from shogiban.notation.csa_move import CSA_PIECE_NAMES, CSA_PIECE_TYPES, make_csa_move
+from shogiban.notation.excerpt import excerpt
 from shogiban.pieces import PieceType
 from shogiban.sfen import make_sfen, parse_sfen
 from shogiban.squares import make_square
@@ -42,7 +45,8 @@ _FULL_SET = {1: 18, 2: 4, 3: 4, 4: 4, 5: 2, 6: 2, 7: 4, 8: 2}
 _SQUARES = {f"{f}{r}": make_square(f, r) for f in range(1, 10) for r in range(1, 10)}
 _CELL_RE = re.compile(r"[+-][A-Z]{2}|\*")
 _PLACE_RE = re.compile(r"(\d)(\d)([A-Z]{2})")
-_TIME_RE = re.compile(r"T\s*(\d+(?:\.\d*)?)$")
+_TIME_RE = re.compile(r"T\s*([0-9]{1,9}(?:\.[0-9]{0,9})?)$")
+_VERSION_RE = re.compile(r"V[0-9]{1,9}(\.[0-9]{1,9})?")
 
 
 class _Setup:
@@ -78,37 +82,63 @@ class _Setup:
         return make_sfen(self.board, turn, self.hands, 1)
 
 
-def read_csa(source: str | bytes | Path, *, strict: bool = False) -> Game:
-    """Read the first game of a CSA record (text, bytes or a path).
+def read_csa(source: str | bytes | Path, *, strict: bool = False, limits: ReadLimits = DEFAULT_LIMITS) -> Game:
+    """Read the first game of a CSA record (text, bytes or a :class:`~pathlib.Path`).
 
     :raises KifuParseError: on the first problem when *strict*; otherwise problems are in
         ``game.errors``.
+    :raises KifuLimitError: if the record exceeds *limits*.
     """
-    games = read_csa_games(source, strict=strict, limit=1)
+    games = read_csa_games(source, strict=strict, limit=1, limits=limits)
     return games[0]
 
 
-def read_csa_games(source: str | bytes | Path, *, strict: bool = False, limit: int | None = None) -> list[Game]:
-    """Read every game of a CSA file (games separated by a ``/`` line).
+def read_csa_games(
+    source: str | bytes | Path, *, strict: bool = False, limit: int | None = None, limits: ReadLimits = DEFAULT_LIMITS
+) -> list[Game]:
+    """Read every game of a CSA file (games separated by a ``/`` line); *limits* bound the
+    whole file.
 
     :raises KifuParseError: on the first problem when *strict*.
+    :raises KifuLimitError: if the file exceeds *limits*.
     """
-    text, _ = read_text(source)
-    reader = _CsaReader(strict)
+    text, _ = read_text(source, limits)
+    budget = ReadBudget(limits)
+    reader = _CsaReader(strict, budget)
     games: list[Game] = []
+    longest = limits.max_line
     for lineno, raw in enumerate(text.splitlines(), 1):
+        if len(raw) > longest:
+            raise too_large("characters in a line", "max_line", longest, lineno)
         line = raw.strip()
         if line == "/":
             if reader.touched:  # an empty section between separators is no game
                 games.append(reader.finish())
                 if limit is not None and len(games) >= limit:
                     return games
-                reader = _CsaReader(strict)
+                reader = _CsaReader(strict, budget)
             continue
         reader.line(line, lineno, raw)
     if not games or reader.touched:
         games.append(reader.finish())
     return games
+
+
+# The nine piece codes of board rows read before (only rows read without a problem).
+_ROWS: dict[str, list[int]] = {}
+
+
+def _fixed_width_cells(row: str) -> list[str] | None:
+    """The nine cells of a board row as CSA writes it (three characters each, `` * `` empty; the
+    last one's trailing space may be stripped), or None for any other layout."""
+    if not 26 <= len(row) <= 27:
+        return None
+    row = row.ljust(27)
+    cells = [row[i:i + 3] for i in range(0, 27, 3)]
+    for cell in cells:
+        if cell != " * " and (cell[0] not in "+-" or cell[1:] not in PIECE_OF_CSA):
+            return None
+    return [cell if cell != " * " else "*" for cell in cells]
 
 
 def _unescape_note(text: str) -> str:
@@ -126,8 +156,8 @@ def _unescape_note(text: str) -> str:
 
 
 class _CsaReader:
-    def __init__(self, strict: bool) -> None:
-        self.builder = GameBuilder(strict=strict)
+    def __init__(self, strict: bool, budget: ReadBudget) -> None:
+        self.builder = GameBuilder(strict=strict, budget=budget)
         self.headers = self.builder.game.headers
         self.setup = _Setup()
         self.started = False  # the side-to-move line (or the first move) was seen
@@ -184,16 +214,16 @@ class _CsaReader:
         elif c == "$":
             key, sep, value = s[1:].partition(":")
             if not sep:
-                self.error(f"information line {s!r} has no ':'", lineno, raw)
+                self.error(f"information line {excerpt(s)} has no ':'", lineno, raw)
                 return
             if key == "NOTE":
                 value = _unescape_note(value)
             self.headers.add(CSA_TO_KIF.get(key, "$" + key), value)
         elif c == "V":
-            if not re.fullmatch(r"V\d+(\.\d+)?", s):
-                self.error(f"unknown version line {s!r}", lineno, raw)
+            if not _VERSION_RE.fullmatch(s):
+                self.error(f"unknown version line {excerpt(s)}", lineno, raw)
         else:
-            self.error(f"unknown line {s!r}", lineno, raw)
+            self.error(f"unknown line {excerpt(s)}", lineno, raw)
 
     # -- start position -------------------------------------------------------------------
 
@@ -204,21 +234,30 @@ class _CsaReader:
             setup.initial()
             rest = s[2:]
             if len(rest) % 4:
-                self.error(f"PI line {s!r} is not a list of squares and pieces", lineno, raw)
+                self.error(f"PI line {excerpt(s)} is not a list of squares and pieces", lineno, raw)
             for i in range(0, len(rest) - 3, 4):
                 m = _PLACE_RE.fullmatch(rest[i:i + 4])
                 sq = self._square(m.group(1), m.group(2)) if m else None
                 if m is None or sq is None or not setup.board[sq] or CSA_PIECES[setup.board[sq] & 15] != m.group(3):
-                    self.error(f"PI line {s!r}: cannot remove {rest[i:i + 4]!r}", lineno, raw)
+                    self.error(f"PI line {excerpt(s)}: cannot remove {excerpt(rest[i:i + 4])}", lineno, raw)
                     continue
                 setup.board[sq] = 0
         elif kind.isdigit() and kind != "0":
             rank = int(kind)
-            cells = _CELL_RE.findall(s[2:])
-            if len(cells) != 9 or _CELL_RE.sub("", s[2:]).strip():
-                self.error(f"board row {s!r} does not have 9 squares", lineno, raw)
+            row = s[2:]
+            known = _ROWS.get(row)
+            if known is not None:  # most files start from the same rows
+                setup.used = True
+                setup.board[(rank - 1) * 9:rank * 9] = known
                 return
+            cells = _fixed_width_cells(row)
+            if cells is None:
+                cells = _CELL_RE.findall(s[2:])
+                if len(cells) != 9 or _CELL_RE.sub("", s[2:]).strip():
+                    self.error(f"board row {excerpt(s)} does not have 9 squares", lineno, raw)
+                    return
             setup.used = True
+            clean = True
             for i, cell in enumerate(cells):
                 sq = (rank - 1) * 9 + i
                 if cell == "*":
@@ -226,15 +265,18 @@ class _CsaReader:
                     continue
                 pt = PIECE_OF_CSA.get(cell[1:])
                 if pt is None:
-                    self.error(f"board row {s!r}: unknown piece {cell!r}", lineno, raw)
+                    self.error(f"board row {excerpt(s)}: unknown piece {excerpt(cell)}", lineno, raw)
+                    clean = False
                     continue
                 setup.board[sq] = pt | (0 if cell[0] == "+" else 16)
+            if clean and len(_ROWS) < 4096:
+                _ROWS[row] = setup.board[(rank - 1) * 9:rank * 9]
         elif kind in ("+", "-"):
             color = 0 if kind == "+" else 1
             rest = s[2:]
             setup.used = True
             if len(rest) % 4:
-                self.error(f"piece line {s!r} is not a list of squares and pieces", lineno, raw)
+                self.error(f"piece line {excerpt(s)} is not a list of squares and pieces", lineno, raw)
             for i in range(0, len(rest) - 3, 4):
                 chunk = rest[i:i + 4]
                 if chunk == "00AL":
@@ -243,21 +285,21 @@ class _CsaReader:
                 m = _PLACE_RE.fullmatch(chunk)
                 pt = PIECE_OF_CSA.get(m.group(3)) if m else None
                 if m is None or pt is None:
-                    self.error(f"piece line {s!r}: cannot read {chunk!r}", lineno, raw)
+                    self.error(f"piece line {excerpt(s)}: cannot read {excerpt(chunk)}", lineno, raw)
                     continue
                 if m.group(1) == "0" and m.group(2) == "0":
                     if not 1 <= pt <= 7:
-                        self.error(f"piece line {s!r}: {chunk!r} cannot be held in hand", lineno, raw)
+                        self.error(f"piece line {excerpt(s)}: {excerpt(chunk)} cannot be held in hand", lineno, raw)
                         continue
                     setup.hands[color][pt] += 1
                     continue
                 sq = self._square(m.group(1), m.group(2))
                 if sq is None:
-                    self.error(f"piece line {s!r}: bad square in {chunk!r}", lineno, raw)
+                    self.error(f"piece line {excerpt(s)}: bad square in {excerpt(chunk)}", lineno, raw)
                     continue
                 setup.board[sq] = pt | color << 4
         else:
-            self.error(f"unknown position line {s!r}", lineno, raw)
+            self.error(f"unknown position line {excerpt(s)}", lineno, raw)
 
     @staticmethod
     def _square(file: str, rank: str) -> int | None:
@@ -267,7 +309,7 @@ class _CsaReader:
     def start(self, lineno: int, raw: str, *, turn: int = 0, implicit: bool = False, quiet: bool = False) -> None:
         if self.started:
             if not implicit:
-                self.error(f"side to move {raw.strip()!r} after the start of the moves", lineno, raw)
+                self.error(f"side to move {excerpt(raw.strip())} after the start of the moves", lineno, raw)
             return
         self.started = True
         setup = self.setup
@@ -305,46 +347,47 @@ class _CsaReader:
     def decode(self, s: str, lineno: int, raw: str) -> int | None:
         board = self.builder.board
         if len(s) != 7 or not s[1:5].isdigit():
-            self.error(f"cannot read move {s!r}", lineno, raw)
+            self.error(f"cannot read move {excerpt(s)}", lineno, raw)
             return None
         if (s[0] == "-") != (board._turn == 1):
             if self.builder.ended:
                 self.builder.move(0, lineno, raw, text=s)  # reports "after the end"
                 return None
-            self.error(f"move {s!r} by the wrong side ({'gote' if board._turn else 'sente'} to move)", lineno, raw)
+            side = "gote" if board._turn else "sente"
+            self.error(f"move {excerpt(s)} by the wrong side ({side} to move)", lineno, raw)
             return None
         to = _SQUARES.get(s[3:5])
         pt = PIECE_OF_CSA.get(s[5:7])
         if pt is None or to is None:
-            self.error(f"cannot read move {s!r}", lineno, raw)
+            self.error(f"cannot read move {excerpt(s)}", lineno, raw)
             return None
         origin = s[1:3]
         if origin == "00":
             if not 1 <= pt <= 7:
-                self.error(f"cannot drop {s[5:7]!r} in {s!r}", lineno, raw)
+                self.error(f"cannot drop {excerpt(s[5:7])} in {excerpt(s)}", lineno, raw)
                 return None
             return to | (81 + pt) << 7
         frm = _SQUARES.get(origin)
         if frm is None or frm == to:
-            self.error(f"cannot read move {s!r}", lineno, raw)
+            self.error(f"cannot read move {excerpt(s)}", lineno, raw)
             return None
         before = board._board[frm] & 15
         if before == pt or not before:
             return to | frm << 7
         if before + 8 == pt and before <= 6:
             return to | frm << 7 | 1 << 14
-        self.error(f"move {s!r}: the piece on {origin} is {CSA_PIECES[before]}, not {s[5:7]}", lineno, raw)
+        self.error(f"move {excerpt(s)}: the piece on {origin} is {CSA_PIECES[before]}, not {s[5:7]}", lineno, raw)
         return None
 
     def time(self, s: str, lineno: int, raw: str) -> None:
         m = _TIME_RE.match(s)
         if m is None:
-            self.error(f"cannot read time {s!r}", lineno, raw)
+            self.error(f"cannot read time {excerpt(s)}", lineno, raw)
             return
         node = self.builder.node
         if node.parent is None:
             if not self.broken:
-                self.error(f"time {s!r} before the first move", lineno, raw)
+                self.error(f"time {excerpt(s)} before the first move", lineno, raw)
             return
         seconds = float(m.group(1))
         node.elapsed = int(seconds) if seconds.is_integer() else seconds
@@ -360,11 +403,14 @@ class _CsaReader:
 # -- writing ------------------------------------------------------------------------------------
 
 
-def write_csa(game: Game, *, version: str = "2.2") -> str:
+def write_csa(game: Game, *, version: str = "2.2", losses: list[Loss] | None = None) -> str:
     """The main line of *game* as CSA text (V2.2 by default, or ``version="3.0"``).
 
     V2.2 files are meant to be saved in Shift_JIS (see :func:`csa_encoding`); V3.0 starts with
     ``'CSA encoding=UTF-8``.
+
+    :param losses: a list to report what CSA cannot hold to (variations, bookmarks, fractions of
+        seconds in V2.2, results it has no token for); see :mod:`shogiban.kifu.losses`.
     """
     if version not in ("2.2", "3.0"):
         raise ValueError(f"unsupported CSA version: {version!r} (use '2.2' or '3.0')")
@@ -404,10 +450,14 @@ def write_csa(game: Game, *, version: str = "2.2") -> str:
                 out.append("T" + format_seconds_csa(node.elapsed, v3))
             _comment_lines(out, node.comment)
         elif node.result is not None:
-            out.append("%" + csa_token(node.result, board.turn, version=version))
+            token = csa_token(node.result, board.turn, version=version)
+            out.append("%" + token)
             if node.elapsed is not None:
                 out.append("T" + format_seconds_csa(node.elapsed, v3))
             _comment_lines(out, result_comment(node, board))
+            lost = not result_kept(node.result, make_result(token, board.turn))
+            add_loss(losses, "result", int(lost), f"csa {version} has no token for it")
+    feature_losses(game, "csa", losses, variations=True, bookmarks=True, time_fractions=not v3)
     return "\n".join(out) + "\n"
 
 

@@ -14,6 +14,7 @@ import re
 
 from shogiban.errors import KifuParseError
 from shogiban.kifu.encoding import decode
+from shogiban.notation.excerpt import excerpt
 
 #: Formats by file extension.
 EXTENSIONS = {
@@ -57,7 +58,7 @@ def detect_format(data: str | bytes, filename: str | None = None) -> str:
         if hinted is not None and hinted != "svg":
             return hinted
         head = text.strip()[:60]
-        raise KifuParseError(f"cannot tell the record format of {head!r}")
+        raise KifuParseError(f"cannot tell the record format of {excerpt(head)}")
     if hinted is not None and _FAMILY.get(hinted, hinted) == found:
         return hinted
     return found

@@ -17,6 +17,8 @@ import codecs
 from pathlib import Path
 
 from shogiban.errors import KifuParseError
+from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits, too_large
+from shogiban.notation.excerpt import excerpt
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
@@ -53,45 +55,45 @@ def decode(data: bytes) -> str:
     return data.decode("cp932", errors="replace")
 
 
-def read_text(source: str | bytes | Path) -> tuple[str, str | None]:
-    """The text of *source* and its file name (if it was a path).
+def read_text(source: str | bytes | Path, limits: ReadLimits = DEFAULT_LIMITS) -> tuple[str, str | None]:
+    """The text of *source* and its file name (when it is a file).
 
-    *source* is a :class:`~pathlib.Path`, bytes (decoded with :func:`decode`), or a string: a
-    string holding a line break, or that names no existing file, is the record itself.
+    Text is text and bytes are bytes: a string is always the record itself (never a file name,
+    whatever it looks like), bytes are decoded with :func:`decode`, and only a
+    :class:`~pathlib.Path` is opened.
 
-    :raises KifuParseError: if a path cannot be read.
+    :raises KifuLimitError: if *source* is longer than ``limits.max_input``.
+    :raises KifuParseError: if a path cannot be read, or *source* is of another type.
     """
-    if isinstance(source, bytes | bytearray):
+    if isinstance(source, str):
+        _check_size(len(source), limits)
+        return source.lstrip("\ufeff"), None
+    if isinstance(source, bytes | bytearray | memoryview):
+        _check_size(len(source), limits)
         return decode(bytes(source)), None
-    if isinstance(source, Path) or (isinstance(source, str) and _looks_like_path(source)):
-        path = Path(source)
-        try:
-            data = path.read_bytes()
-        except OSError as error:
-            raise KifuParseError(f"cannot read {str(path)!r}: {error.strerror or error}") from error
-        return decode(data), path.name
-    if not isinstance(source, str):
-        raise KifuParseError(f"cannot read a record from {type(source).__name__}: {source!r}")
-    if _names_a_file(source):
-        raise KifuParseError(f"cannot read {source!r}: no such file")
-    return source.lstrip("\ufeff"), None
+    if isinstance(source, Path):
+        return read_file(source, limits)
+    raise KifuParseError(f"cannot read a record from a {type(source).__name__}: give text, bytes or a pathlib.Path")
 
 
-_RECORD_SUFFIXES = (".kif", ".kifu", ".ki2", ".ki2u", ".csa", ".jkf", ".json", ".usi", ".sfen", ".usen", ".bod")
+def read_file(path: Path, limits: ReadLimits = DEFAULT_LIMITS) -> tuple[str, str]:
+    """The decoded text of the file *path* and its name; the size is checked before reading.
 
-
-def _names_a_file(text: str) -> bool:
-    """A one-line string ending in a record extension is a file name, not a record."""
-    return "\n" not in text and len(text) < 4096 and text.strip().lower().endswith(_RECORD_SUFFIXES)
-
-
-def _looks_like_path(text: str) -> bool:
-    if not text or len(text) > 4096 or "\n" in text or "\r" in text:
-        return False
+    :raises KifuLimitError: if the file is larger than ``limits.max_input`` bytes.
+    :raises KifuParseError: if the file cannot be read.
+    """
     try:
-        return Path(text).is_file()
-    except (OSError, ValueError):
-        return False
+        with path.open("rb") as handle:
+            data = handle.read(limits.max_input + 1)
+    except OSError as error:
+        raise KifuParseError(f"cannot read {excerpt(str(path))}: {error.strerror or type(error).__name__}") from None
+    _check_size(len(data), limits)
+    return decode(data), path.name
+
+
+def _check_size(size: int, limits: ReadLimits) -> None:
+    if size > limits.max_input:
+        raise too_large("characters (or bytes)", "max_input", limits.max_input)
 
 
 def encode(text: str, encoding: str) -> bytes:

@@ -13,6 +13,7 @@ with their header, preset or custom start position, comments, times, special mov
 
 from __future__ import annotations
 
+import itertools
 import json
 from functools import cache
 from importlib import resources
@@ -27,8 +28,12 @@ from shogiban.kifu.comments import restore_illegal_moves, result_comment
 from shogiban.kifu.csa import CSA_PIECES, PIECE_OF_CSA
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
-from shogiban.kifu.results import csa_token
+from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
+from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
+from shogiban.kifu.results import csa_token, make_result
+from shogiban.kifu.walk import LineWalk, Step
 from shogiban.move import Move
+from shogiban.notation.excerpt import excerpt
 from shogiban.notation.japanese import make_ki2_move
 from shogiban.sfen import make_sfen, parse_sfen
 from shogiban.squares import make_square, square_file, square_rank
@@ -52,24 +57,76 @@ def _validator() -> Any:
     return jsonschema.Draft202012Validator(schema)
 
 
-def validate_jkf(data: object) -> list[str]:
-    """Problems of *data* (parsed JSON) against the JKF schema, as ``path: message`` strings."""
+def validate_jkf(data: object, *, limit: int | None = None) -> list[str]:
+    """Problems of *data* (parsed JSON) against the JKF schema, as ``path: message`` strings
+    (the first *limit* found, when given, in document order; each cut to 160 characters)."""
     problems = []
-    for error in sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path)):
+    found = _validator().iter_errors(data)
+    if limit is not None:
+        found = itertools.islice(found, limit)
+    for error in sorted(found, key=lambda e: [str(p) for p in e.absolute_path]):
         where = "/".join(str(p) for p in error.absolute_path) or "(top)"
-        problems.append(f"{where}: {error.message}")
+        problems.append(_shortened(f"{where}: {error.message}", 160))
     return problems
 
 
-def read_jkf(source: str | bytes | Path, *, strict: bool = False, validate: bool = True) -> Game:
-    """Read a JKF record (JSON text, bytes or a path).
+#: :func:`read_jkf` checks the schema on the header, the start position and this many move
+#: items (forks included); jsonschema takes a third of a millisecond per move, and the reader
+#: checks every move itself.
+SCHEMA_CHECKED_ITEMS = 1000
 
-    :param validate: check it against the JKF schema first (problems are reported, reading
-        goes on where it can).
+
+def _shortened(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def schema_sample(data: object, items: int = SCHEMA_CHECKED_ITEMS) -> object:
+    """A copy of the JKF document *data* cut to its first *items* move items (breadth first
+    through the forks) and header entries, for a schema check of bounded cost."""
+    if not isinstance(data, dict):
+        return data
+    sample = dict(data)
+    header = data.get("header")
+    if isinstance(header, dict) and len(header) > items:
+        sample["header"] = dict(itertools.islice(header.items(), items))
+    moves = data.get("moves")
+    if not isinstance(moves, list):
+        return sample
+    budget = items
+    top: list[Any] = []
+    queue: list[tuple[list[Any], list[Any]]] = [(moves, top)]  # (source list, copy being filled)
+    while queue and budget > 0:
+        source, copy = queue.pop(0)
+        for item in source[:budget]:
+            budget -= 1
+            if isinstance(item, dict) and isinstance(item.get("forks"), list):
+                item = dict(item)
+                forks: list[Any] = []
+                for fork in item["forks"]:
+                    if isinstance(fork, list):
+                        forks.append([])
+                        queue.append((fork, forks[-1]))
+                    else:
+                        forks.append(fork)
+                item["forks"] = forks
+            copy.append(item)
+    sample["moves"] = top
+    return sample
+
+
+def read_jkf(
+    source: str | bytes | Path, *, strict: bool = False, validate: bool = True, limits: ReadLimits = DEFAULT_LIMITS
+) -> Game:
+    """Read a JKF record (JSON text, bytes or a :class:`~pathlib.Path`).
+
+    :param validate: check it against the JKF schema first (its first
+        :data:`SCHEMA_CHECKED_ITEMS` moves; the first 20 problems are reported, reading goes on
+        where it can).
     :raises KifuParseError: on the first problem when *strict*.
+    :raises KifuLimitError: if the record exceeds *limits*.
     """
-    text, _ = read_text(source)
-    builder = GameBuilder(strict=strict)
+    text, _ = read_text(source, limits)
+    builder = GameBuilder(strict=strict, limits=limits)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -80,14 +137,24 @@ def read_jkf(source: str | bytes | Path, *, strict: bool = False, validate: bool
     except RecursionError:
         builder.error("not JSON: nested too deeply")
         return builder.finish()
+    except ValueError:  # json refuses integers of more than 4,300 digits this way
+        builder.error("not JSON: a number too long to read")
+        return builder.finish()
     if validate:
-        for problem in validate_jkf(data)[:20]:
+        try:
+            problems = validate_jkf(schema_sample(data), limit=20)
+        except RecursionError:
+            problems = ["(top): nested too deeply to check"]
+        for problem in problems:
             builder.error(f"JKF schema: {problem}")
     if not isinstance(data, dict):
         if not validate:
             builder.error("JKF record is not a JSON object")
         return builder.finish()
-    _JkfReader(builder).read(data)
+    try:
+        _JkfReader(builder).read(data)
+    except RecursionError:
+        builder.error("JKF forks nested too deeply; the deeper ones are left out")
     game = builder.finish()
     restore_illegal_moves(game)
     return game
@@ -131,7 +198,7 @@ class _JkfReader:
                 return
             sfen = sfen_or_none
         else:
-            self.error(f"unknown initial preset {preset!r}")
+            self.error(f"unknown initial preset {excerpt(preset)}")
             return
         try:
             Board(sfen, lenient=True)
@@ -220,7 +287,7 @@ class _JkfReader:
             to = _square(move.get("to"))
             frm = _square(move["from"]) if move.get("from") is not None else None
         except (TypeError, ValueError, KeyError):
-            self.error(f"{here}: bad square in {move!r}")
+            self.error(f"{here}: bad square in {excerpt(move)}")
             return None
         if to is None:
             self.error(f"{here}: move without a destination")
@@ -232,7 +299,7 @@ class _JkfReader:
         piece = PIECE_OF_CSA.get(move.get("piece", ""))
         if frm is None:
             if piece is None or not 1 <= piece <= 7:
-                self.error(f"{here}: cannot drop {move.get('piece')!r}")
+                self.error(f"{here}: cannot drop {excerpt(move.get('piece'))}")
                 return None
             return Move(to, drop=piece)
         if frm == to:
@@ -258,8 +325,8 @@ def _times(time: object) -> tuple[float | None, float | None]:
         if not isinstance(t, dict):
             return None
         h, m, s = t.get("h") or 0, t.get("m"), t.get("s")
-        if not all(isinstance(v, int) for v in (h, m, s)):
-            return None
+        if not all(isinstance(v, int) and 0 <= v < 1_000_000_000 for v in (h, m, s)):
+            return None  # not a time (or one no game takes)
         return float(h * 3600 + m * 60 + s)  # type: ignore[operator]
 
     now, total = seconds(time.get("now")), seconds(time.get("total"))
@@ -269,13 +336,23 @@ def _times(time: object) -> tuple[float | None, float | None]:
 # -- writing ------------------------------------------------------------------------------------
 
 
-def write_jkf(game: Game, *, indent: int | None = None) -> str:
-    """*game* as JKF JSON text (UTF-8 characters kept as they are; compact unless *indent*)."""
-    return json.dumps(jkf_object(game), ensure_ascii=False, indent=indent) + "\n"
+#: Forks nested deeper than this are left out (and reported): JSON tools, ours included (the
+#: schema check recurses), refuse documents nested much deeper; a fork level is three of JSON.
+MAX_FORK_DEPTH = 50
 
 
-def jkf_object(game: Game) -> dict[str, Any]:
-    """*game* as a JKF object (``header``, ``initial``, ``moves``)."""
+def write_jkf(game: Game, *, indent: int | None = None, losses: list[Loss] | None = None) -> str:
+    """*game* as JKF JSON text (UTF-8 characters kept as they are; compact unless *indent*).
+
+    :param losses: a list to report what JKF cannot hold to (bookmarks, fractions of seconds,
+        forks nested deeper than :data:`MAX_FORK_DEPTH`, results it has no special for); see
+        :mod:`shogiban.kifu.losses`.
+    """
+    return json.dumps(jkf_object(game, losses=losses), ensure_ascii=False, indent=indent) + "\n"
+
+
+def jkf_object(game: Game, *, losses: list[Loss] | None = None) -> dict[str, Any]:
+    """*game* as a JKF object (``header``, ``initial``, ``moves``); *losses* as for :func:`write_jkf`."""
     record: dict[str, Any] = {"header": {}}
     for key, value in game.headers.pairs():
         if key != "手合割":
@@ -292,9 +369,60 @@ def jkf_object(game: Game) -> dict[str, Any]:
     first: dict[str, Any] = {}
     if game.root.comment:
         first["comments"] = game.root.comment.split("\n")
-    totals = [0.0, 0.0]
-    record["moves"] = [first, *_line(game.root, game.start_board(), totals)]
+    record["moves"] = [first, *_MovesWriter(game, losses).items()]
+    feature_losses(game, "jkf", losses, bookmarks=True, time_fractions=True)
     return record
+
+
+class _MovesWriter:
+    """The JKF move items of a record: each line's items, alternatives as ``forks`` of the item
+    they replace, built in one walk (no recursion, however deep the forks nest)."""
+
+    def __init__(self, game: Game, losses: list[Loss] | None) -> None:
+        self.game = game
+        self.losses = losses
+        self.placed: dict[GameNode, tuple[dict[str, Any], int]] = {}  # node -> (its item, fork depth)
+        self.totals_after: dict[GameNode, tuple[float, float]] = {}
+
+    def items(self) -> list[dict[str, Any]]:
+        root = self.game.root
+        main: list[dict[str, Any]] = []
+        walk = LineWalk(self.game)
+        items: list[dict[str, Any]] | None = None
+        depth = 0
+        totals = [0.0, 0.0]
+        dropped = lost = 0
+        for step, _, node in walk.steps():
+            parent = node.parent
+            assert parent is not None
+            if step is Step.LINE:
+                if parent is root and node is root.variations[0]:
+                    items, depth = main, 0
+                else:
+                    owner = self.placed.get(parent.variations[0])
+                    if owner is None or owner[1] >= MAX_FORK_DEPTH:
+                        items = None
+                        dropped += 1
+                        continue
+                    items, depth = [], owner[1] + 1
+                    owner[0].setdefault("forks", []).append(items)
+                totals = list(self.totals_after.get(parent, (0.0, 0.0)))
+            elif step is Step.NODE and items is not None:
+                board = walk.board
+                item = _item(parent, node, board, totals)
+                if node.result is not None:
+                    lost += not result_kept(node.result, make_result(item["special"], board.turn))
+                side = board._turn
+                if node.total is not None:
+                    totals[side] = node.total
+                elif node.elapsed is not None:
+                    totals[side] += node.elapsed
+                self.totals_after[node] = (totals[0], totals[1])
+                self.placed[node] = (item, depth)
+                items.append(item)
+        add_loss(self.losses, "variations", dropped, f"jkf forks nested deeper than {MAX_FORK_DEPTH} are left out")
+        add_loss(self.losses, "result", lost, "jkf has no special for it")
+        return main
 
 
 def _custom(sfen: str) -> dict[str, Any]:
@@ -308,47 +436,6 @@ def _custom(sfen: str) -> dict[str, Any]:
         board.append(column)
     hands = [{CSA_PIECES[pt]: parts.hands[c][pt] for pt in (1, 2, 3, 4, 7, 5, 6)} for c in (0, 1)]
     return {"color": parts.turn, "board": board, "hands": hands}
-
-
-def _line(parent: GameNode, board: Board, totals: list[float]) -> list[dict[str, Any]]:
-    """Items for the main continuation after *parent* (on *board*), with forks."""
-    items: list[dict[str, Any]] = []
-    node = parent
-    board = board.copy()
-    while node.variations:
-        child = node.variations[0]
-        item = _item(node, child, board, list(totals))
-        forks = [
-            [_item(node, alternative, board, list(totals)), *_continuation(alternative, board, totals)]
-            for alternative in node.variations[1:]
-        ]
-        if forks:
-            item["forks"] = forks
-        items.append(item)
-        _advance(child, board, totals)
-        node = child
-        if child.result is not None:
-            break
-    return items
-
-
-def _continuation(node: GameNode, board: Board, totals: list[float]) -> list[dict[str, Any]]:
-    if node.move is None:
-        return []
-    after = board.copy()
-    tot = list(totals)
-    _advance(node, after, tot)
-    return _line(node, after, tot)
-
-
-def _advance(node: GameNode, board: Board, totals: list[float]) -> None:
-    side = board._turn
-    if node.total is not None:
-        totals[side] = node.total
-    elif node.elapsed is not None:
-        totals[side] += node.elapsed
-    if node.move is not None:
-        board.push(node.move)
 
 
 def _item(parent: GameNode, node: GameNode, board: Board, totals: list[float]) -> dict[str, Any]:
@@ -408,4 +495,4 @@ def _move(parent: GameNode, move: Move, board: Board) -> dict[str, Any]:
     return out
 
 
-__all__ = ["jkf_object", "read_jkf", "validate_jkf", "write_jkf"]
+__all__ = ["SCHEMA_CHECKED_ITEMS", "jkf_object", "read_jkf", "schema_sample", "validate_jkf", "write_jkf"]

@@ -22,14 +22,20 @@ from shogiban.kifu.comments import restore_illegal_moves
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.headers import Headers
+from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits, too_large
+from shogiban.kifu.lines import LineTracker
 from shogiban.kifu.results import Result, ResultKind
+from shogiban.kifu.walk import LineWalk, Step
 from shogiban.notation.bod import make_bod, parse_bod
+from shogiban.notation.excerpt import excerpt
 from shogiban.pieces import Color
 from shogiban.sfen import STARTING_SFEN
 
-HEADER_RE = re.compile(r"([^\s：:][^：:]*?)[\s]*[：:](.*)$")
-VARIATION_RE = re.compile(r"\s*変化\s*[：:]\s*(\d+)\s*手目?\s*$")
-MADE_RE = re.compile(r"\s*まで[、,]?\s*(\d+)\s*手\s*(?:で|にて)?\s*(.*?)\s*$")
+# No two neighbouring parts of a pattern here can match the same characters, and none ends in a
+# lazy group before optional spaces: each match is linear in the line (a move line followed by
+# 600 spaces once took 30 s).  Numbers that become ints have at most 9 digits.
+VARIATION_RE = re.compile(r"\s*変化\s*[：:]\s*(\d{1,9})\s*手目?\s*$")
+MADE_RE = re.compile(r"\s*まで[、,]?\s*(\d+)\s*手\s*(?:で|にて)?(.*)$")
 _BOD_START = ("後手の持駒", "先手の持駒", "上手の持駒", "下手の持駒")
 _BOD_TURN = ("後手番", "先手番", "上手番", "下手番")
 _SIDE_OF_LABEL = {"先手": Color.BLACK, "下手": Color.BLACK, "▲": Color.BLACK, "☗": Color.BLACK,
@@ -49,7 +55,8 @@ _MADE_NAMED = {
 #: Handicaps that programs define differently: written with a BOD as well as their name.
 AMBIGUOUS_HANDICAPS = frozenset({"三枚落ち", "五枚落ち", "左五枚落ち", "左七枚落ち", "右七枚落ち"})
 _SPACES = " \t\u3000"
-_LINE_SPACES = _SPACES + "\r\n"
+#: What surrounds the text of a line: spaces (ASCII, full-width, tab) and line ends.
+LINE_SPACES = _SPACES + "\r\n"
 
 
 def is_bod_line(line: str) -> bool:
@@ -66,10 +73,14 @@ def is_bod_line(line: str) -> bool:
 def header_pair(line: str) -> tuple[str, str] | None:
     """``(key, value)`` of a ``key：value`` header line, or None.  Kifu for Windows writes line
     breaks inside a value (備考) as ``\\n``; they come back as line breaks."""
-    m = HEADER_RE.match(line.strip(_SPACES))
-    if m is None:
+    s = line.strip(_SPACES)
+    at = min((i for i in (s.find("："), s.find(":")) if i >= 0), default=-1)
+    if at <= 0 or s[0].isspace():
         return None
-    return m.group(1).strip(_SPACES), m.group(2).strip(_SPACES + "\r\n").replace("\\n", "\n")
+    key = s[:at].strip(_SPACES)
+    if not key or key[0].isspace():
+        return None
+    return key, s[at + 1:].strip(_SPACES + "\r\n").replace("\\n", "\n")
 
 
 def set_start_position(
@@ -90,7 +101,9 @@ def set_start_position(
             try:
                 sfen = find_handicap(name).sfen
             except ValueError:
-                builder.error(f"unknown handicap {name!r} (手合割) without a board diagram; the even start is used")
+                builder.error(
+                    f"unknown handicap {excerpt(name)} (手合割) without a board diagram; the even start is used"
+                )
     number = int(sfen.split()[3])
     if first_number is not None and first_number != number and number == 1:
         number = first_number
@@ -106,7 +119,7 @@ def parse_made_line(line: str, turn: Color) -> tuple[str, Color | bool | None] |
     m = MADE_RE.match(line)
     if m is None:
         return None
-    rest = m.group(2)
+    rest = m.group(2).strip()
     named: Color | None = None
     side = re.search(r"(先手|後手|下手|上手|▲|△|☗|☖)", rest)
     if side:
@@ -179,39 +192,6 @@ def previous_to(node: GameNode) -> int:
     return move.to_square if move is not None else -1
 
 
-class LineTracker:
-    """The lines read so far, to find where ``変化：N手`` branches off."""
-
-    def __init__(self, root: GameNode, start_number: int) -> None:
-        self.start_number = start_number
-        self.lines: list[list[GameNode]] = [[root]]
-
-    @property
-    def current(self) -> list[GameNode]:
-        """Nodes of the line being read (index = ply from the start)."""
-        return self.lines[-1]
-
-    def add(self, node: GameNode) -> None:
-        """Note that *node* continues the current line."""
-        self.lines[-1].append(node)
-
-    def expected_number(self) -> int:
-        """The move number the next move line of the current line should carry."""
-        return self.start_number + len(self.lines[-1]) - 1
-
-    def branch(self, number: int) -> GameNode | None:
-        """Start a variation replacing move *number*; returns the node it branches from, or None
-        if no line read so far has that move."""
-        ply = number - self.start_number + 1
-        if ply < 1:
-            return None
-        for line in reversed(self.lines):
-            if len(line) > ply:
-                self.lines.append(line[:ply])
-                return line[ply - 1]
-        return None
-
-
 def header_block(game: Game, *, encoding_line: str | None = None) -> list[str]:
     """Header lines and, when the start position needs one, the BOD diagram (KIF and KI2).
 
@@ -264,29 +244,42 @@ def text_width(text: str) -> int:
 
 class KakinokiWriter(ABC):
     """What the KIF and KI2 writers share: the output lines, move numbering, the side labels
-    and the ``変化：N手`` blocks."""
+    and the ``変化：N手`` blocks, written deepest first (:class:`~shogiban.kifu.walk.LineWalk`)."""
 
     def __init__(self, game: Game, out: list[str]) -> None:
+        self.game = game
         self.out = out
         self.start_number = int(game.start_sfen.split()[3])
         self.labels = side_labels(game)
 
-    @abstractmethod
-    def line(self, nodes: list[GameNode]) -> None:
-        """Write *nodes* (starting with the node the line continues from), then the variations
-        branching off it (:meth:`variations`)."""
+    def write_lines(self) -> None:
+        """Write the main line, then every variation under its ``変化：N手`` heading."""
+        walk = LineWalk(self.game)
+        main = True
+        for step, ply, node in walk.steps():
+            if step is Step.LINE:
+                if not main:
+                    self.out.append(f"変化：{ply + self.start_number - 1}手")
+                main = False
+                self.start_line(node, ply)
+            elif step is Step.NODE:
+                self.write_node(node, ply, walk.board)
+            else:
+                self.end_line(node, ply, walk.board)
+        if main:
+            self.out.append("")  # no moves
 
-    def variations(self, nodes: list[GameNode]) -> None:
-        """Write the alternatives to the moves of the line *nodes*, deepest first, each under
-        its ``変化：N手`` heading."""
-        for node in reversed(nodes[1:]):
-            parent = node.parent
-            assert parent is not None
-            if parent.variations[0] is not node:
-                continue
-            for alternative in parent.variations[1:]:
-                self.out.append(f"変化：{node.ply() + self.start_number - 1}手")
-                self.line([parent, alternative, *alternative.mainline()])
+    @abstractmethod
+    def start_line(self, first: GameNode, ply: int) -> None:
+        """A line starts with *first*, at *ply*."""
+
+    @abstractmethod
+    def write_node(self, node: GameNode, ply: int, board: Board) -> None:
+        """Write *node* (a move or a result at *ply*; *board* is the position before it)."""
+
+    @abstractmethod
+    def end_line(self, last: GameNode, ply: int, board: Board) -> None:
+        """The line ended with *last* (at *ply*; *board* is the position after it)."""
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -304,8 +297,8 @@ class KakinokiReader(ABC):
     #: first move line, and the heading is skipped.
     HEADING_STARTS_MOVES = False
 
-    def __init__(self, strict: bool) -> None:
-        self.builder = GameBuilder(strict=strict)
+    def __init__(self, strict: bool, limits: ReadLimits = DEFAULT_LIMITS) -> None:
+        self.builder = GameBuilder(strict=strict, limits=limits)
         self.headers = self.builder.game.headers
         self.bod: list[tuple[int, str]] = []
         self.in_moves = False
@@ -313,12 +306,15 @@ class KakinokiReader(ABC):
         self.skip_line = False  # after a bad move, the rest of its line (until 変化) is skipped
 
     @classmethod
-    def read(cls, source: str | bytes | Path, *, strict: bool = False) -> Game:
+    def read(cls, source: str | bytes | Path, *, strict: bool = False, limits: ReadLimits = DEFAULT_LIMITS) -> Game:
         """Read a whole record (text, bytes in CP932 or UTF-8, or a path)."""
-        text, _ = read_text(source)
-        reader = cls(strict)
+        text, _ = read_text(source, limits)
+        reader = cls(strict, limits)
         feed = reader.line
+        longest = limits.max_line
         for lineno, line in enumerate(text.splitlines(), 1):
+            if len(line) > longest:
+                raise too_large("characters in a line", "max_line", longest, lineno)
             feed(line, lineno)
         return reader.finish()
 
@@ -341,7 +337,7 @@ class KakinokiReader(ABC):
 
     def line(self, line: str, lineno: int) -> None:
         """Read one line of the record."""
-        s = line.strip(_LINE_SPACES)
+        s = line.strip(LINE_SPACES)
         if not s:
             return
         if self.move_line(s, lineno, line):
@@ -375,7 +371,7 @@ class KakinokiReader(ABC):
         if pair is not None:
             self.headers.add(*pair)
             return
-        self.error(f"cannot read line {s!r}", lineno, line)
+        self.error(f"cannot read line {excerpt(s)}", lineno, line)
 
     @abstractmethod
     def move_line(self, s: str, lineno: int, line: str) -> bool:
@@ -396,7 +392,7 @@ class KakinokiReader(ABC):
         """A ``変化：N手`` line: continue from the line read so far that has move N."""
         m = VARIATION_RE.match(s)
         if m is None:
-            self.error(f"cannot read variation line {s!r}", lineno, line)
+            self.error(f"cannot read variation line {excerpt(s)}", lineno, line)
             return
         if not self.in_moves:
             return  # some writers put 変化 lines in the header; nothing to branch from yet

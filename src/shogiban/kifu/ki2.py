@@ -16,7 +16,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from shogiban.board import Board
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from shogiban.kifu.builder import stated_result
 from shogiban.kifu.comments import result_comment
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.kakinoki import (
@@ -29,22 +31,24 @@ from shogiban.kifu.kakinoki import (
     previous_to,
     text_width,
 )
-from shogiban.move import Move
-from shogiban.notation.japanese import make_ki2_move, parse_ki2_move
-from shogiban.notation.names import DIGIT_VALUES, PIECE_ALIASES
+from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
+from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
+from shogiban.notation.excerpt import excerpt
+from shogiban.notation.japanese import make_ki2_move, resolve_japanese
 
 _MOVE_SPLIT = re.compile(r"[▲△☗☖▽][^▲△☗☖▽]*")
 _SPACES = " \t\u3000\r\n"
 _PER_LINE = 6
 
 
-def read_ki2(source: str | bytes | Path, *, strict: bool = False) -> Game:
-    """Read a KI2 record (text, bytes in CP932 or UTF-8, or a path).
+def read_ki2(source: str | bytes | Path, *, strict: bool = False, limits: ReadLimits = DEFAULT_LIMITS) -> Game:
+    """Read a KI2 record (text, bytes in CP932 or UTF-8, or a :class:`~pathlib.Path`).
 
     :raises KifuParseError: on the first problem when *strict*; otherwise problems are in
         ``game.errors``.
+    :raises KifuLimitError: if the record exceeds *limits*.
     """
-    return _Ki2Reader.read(source, strict=strict)
+    return _Ki2Reader.read(source, strict=strict, limits=limits)
 
 
 class _Ki2Reader(KakinokiReader):
@@ -61,17 +65,15 @@ class _Ki2Reader(KakinokiReader):
 
     def moves(self, s: str, lineno: int, line: str) -> None:
         assert self.tracker is not None
+        builder = self.builder
         for token in _MOVE_SPLIT.findall(s):
             text = token.strip(_SPACES)
-            builder = self.builder
-            move: Move | None
             try:
-                move = parse_ki2_move(builder.board, text, previous_to=previous_to(builder.node))
+                # The move the text names, legal or not: the builder keeps an illegal one as a foul.
+                move = resolve_japanese(builder.board, text, previous_to=previous_to(builder.node))
             except (IllegalMoveError, InvalidMoveError, AmbiguousMoveError) as error:
-                move = _illegal_drop(text) if isinstance(error, IllegalMoveError) else None
-                if move is None:
-                    self.skip_rest(f"cannot read move {text!r}: {error}", lineno, line)
-                    return
+                self.skip_rest(f"cannot read move {excerpt(text)}: {error}", lineno, line)
+                return
             node = builder.move(move, lineno, line, text=text)
             if node is None:
                 self.skip_line = True
@@ -90,67 +92,68 @@ class _Ki2Reader(KakinokiReader):
             return
         stated = parse_made_line(s, builder.board.turn)
         if stated is None:
-            self.error(f"cannot read summary line {s!r}", lineno, line)
+            self.error(f"cannot read summary line {excerpt(s)}", lineno, line)
             return
         self.add_stated_result(stated, lineno, line)
-
-
-def _illegal_drop(text: str) -> Move | None:
-    """The drop *text* names (``▲５五歩打`` or ``▲５五歩`` with no board piece), kept even when it
-    is illegal (二歩, 打ち歩詰め) so the record's foul is not lost; None for anything else."""
-    body = text.lstrip("▲△☗☖▽").removesuffix("打")
-    if len(body) != 3 or body[0] not in DIGIT_VALUES or body[1] not in DIGIT_VALUES:
-        return None
-    pt = PIECE_ALIASES.get(body[2])
-    if pt is None or pt > 7:
-        return None
-    file, rank = DIGIT_VALUES[body[0]], DIGIT_VALUES[body[1]]
-    return Move((rank - 1) * 9 + 9 - file, drop=pt)
 
 
 # -- writing ------------------------------------------------------------------------------------
 
 
-def write_ki2(game: Game, *, encoding: str | None = None) -> str:
+def write_ki2(game: Game, *, encoding: str | None = None, losses: list[Loss] | None = None) -> str:
     """*game* as KI2 text: moves in relative notation, comments, variations, and the result as
-    a ``まで…`` line.  An illegal move is written into the result's comment."""
+    a ``まで…`` line.  An illegal move is written into the result's comment.
+
+    :param losses: a list to report what KI2 cannot hold to (times, results its ``まで`` line
+        cannot state); see :mod:`shogiban.kifu.losses`.
+    """
     del encoding  # KI2 files carry no encoding line
     out = header_block(game)
     out.extend(comment_lines(game.root.comment, game.root.bookmark))
-    _Ki2Writer(game, out).line([game.root, *game.root.mainline()])
+    writer = _Ki2Writer(game, out)
+    writer.write_lines()
+    feature_losses(game, "ki2", losses, times=True)
+    add_loss(losses, "result", writer.lost_results, "the ki2 まで line cannot state it")
     return "\n".join(out) + "\n"
 
 
 class _Ki2Writer(KakinokiWriter):
-    def line(self, nodes: list[GameNode]) -> None:
-        base = nodes[0]
-        board = base.board()
-        row: list[str] = []
+    def __init__(self, game: Game, out: list[str]) -> None:
+        super().__init__(game, out)
+        self.row: list[str] = []
+        self.lost_results = 0
 
-        def flush() -> None:
-            if row:
-                self.out.append("".join(row).rstrip())
-                row.clear()
+    def flush(self) -> None:
+        if self.row:
+            self.out.append("".join(self.row).rstrip())
+            self.row.clear()
 
-        for node in nodes[1:]:
-            parent = node.parent
-            assert parent is not None
-            if node.move is not None:
-                text = make_ki2_move(board, node.move, previous_to=previous_to(parent))
-                board.push(node.move)
-                row.append(text + " " * max(1, 12 - text_width(text)))
-                if len(row) >= _PER_LINE or node.comment or node.bookmark:
-                    flush()
-                self.out.extend(comment_lines(node.comment, node.bookmark))
-            else:
-                assert node.result is not None
-                flush()
-                moves = len(node.moves()) + self.start_number - 1
-                self.out.append(made_line(node.result, moves, board.turn, self.labels, ki2=True))
-                self.out.extend(comment_lines(result_comment(node, board)))
-        flush()
+    def start_line(self, first: GameNode, ply: int) -> None:
+        self.row.clear()
+
+    def write_node(self, node: GameNode, ply: int, board: Board) -> None:
+        parent = node.parent
+        assert parent is not None
+        if node.move is not None:
+            text = make_ki2_move(board, node.move, previous_to=previous_to(parent))
+            self.row.append(text + " " * max(1, 12 - text_width(text)))
+            if len(self.row) >= _PER_LINE or node.comment or node.bookmark:
+                self.flush()
+            self.out.extend(comment_lines(node.comment, node.bookmark))
+        else:
+            assert node.result is not None
+            self.flush()
+            moves = ply + self.start_number - 2
+            made = made_line(node.result, moves, board.turn, self.labels, ki2=True)
+            stated = parse_made_line(made, board.turn)
+            if stated is None or not result_kept(node.result, stated_result(*stated, board.turn)):
+                self.lost_results += 1
+            self.out.append(made)
+            self.out.extend(comment_lines(result_comment(node, board)))
+
+    def end_line(self, last: GameNode, ply: int, board: Board) -> None:
+        self.flush()
         self.out.append("")
-        self.variations(nodes)
 
 
 __all__ = ["read_ki2", "write_ki2"]

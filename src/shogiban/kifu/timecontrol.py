@@ -15,9 +15,11 @@ from dataclasses import dataclass
 
 from shogiban.kifu.headers import Headers
 
-_CSA_TIME = re.compile(r"\s*(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?\s*$")
-_CSA_LIMIT = re.compile(r"\s*(\d+):(\d+)\+(\d+)\s*$")
-_PART = re.compile(r"(\d+)\s*(時間|分|秒)")
+# Numbers have at most 9 digits (int() refuses 4,300), and no neighbouring parts overlap.
+_NUMBER = r"[0-9]{1,9}(?:\.[0-9]{1,9})?"
+_CSA_TIME = re.compile(rf"\s*({_NUMBER})\+({_NUMBER})(?:\+({_NUMBER}))?\s*$")
+_CSA_LIMIT = re.compile(r"\s*([0-9]{1,9}):([0-9]{1,9})\+([0-9]{1,9})\s*$")
+_PART = re.compile(r"(?<![0-9])([0-9]{1,9})\s*(時間|分|秒)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,14 +22,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from shogiban.board import Board
-from shogiban.errors import InvalidMoveError, InvalidSfenError
+from shogiban.errors import InvalidSfenError
 from shogiban.kifu._legality import push_if_legal
 from shogiban.kifu.builder import GameBuilder
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game
+from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
+from shogiban.kifu.losses import Loss, add_loss, feature_losses
 from shogiban.kifu.results import ResultKind
-from shogiban.move import Move
-from shogiban.sfen import STARTING_SFEN, SfenParts, make_sfen, parse_sfen
+from shogiban.move import MOVES, Move
+from shogiban.notation.excerpt import excerpt
+from shogiban.notation.positions import sfen_parts
+from shogiban.sfen import STARTING_SFEN, SfenParts, make_sfen
 
 #: Result words after the moves, and the KIF word each stands for.
 USI_RESULT_WORDS = {
@@ -57,46 +61,53 @@ _WORD_OF_KIND = {
 }
 
 
-def read_usi(source: str | bytes | Path, *, strict: bool = False) -> Game:
+def read_usi(source: str | bytes | Path, *, strict: bool = False, limits: ReadLimits = DEFAULT_LIMITS) -> Game:
     """Read the first ``position`` line of a USI record.
 
     :raises KifuParseError: on the first problem when *strict*.
+    :raises KifuLimitError: if the record exceeds *limits*.
     """
-    return read_usi_games(source, strict=strict, limit=1)[0]
+    return read_usi_games(source, strict=strict, limit=1, limits=limits)[0]
 
 
-def read_usi_games(source: str | bytes | Path, *, strict: bool = False, limit: int | None = None) -> list[Game]:
+def read_usi_games(
+    source: str | bytes | Path, *, strict: bool = False, limit: int | None = None, limits: ReadLimits = DEFAULT_LIMITS
+) -> list[Game]:
     """Read every ``position`` line of a USI record (``#`` lines are comments).
 
     :raises KifuParseError: on the first problem when *strict*.
+    :raises KifuLimitError: if the record exceeds *limits* (all its games together).
     """
+    budget = ReadBudget(limits)
     games: list[Game] = []
-    for lineno, line, raw in _record_lines(source):
-        games.append(_read_line(line, lineno, raw, strict))
+    for lineno, line, raw in _record_lines(source, limits):
+        games.append(_read_line(line, lineno, raw, strict, budget))
         if limit is not None and len(games) >= limit:
             break
-    return games or [_no_game("no position line found", strict)]
+    return games or [_no_game("no position line found", strict, budget)]
 
 
-def _record_lines(source: str | bytes | Path) -> Iterator[tuple[int, str, str]]:
+def _record_lines(source: str | bytes | Path, limits: ReadLimits) -> Iterator[tuple[int, str, str]]:
     """``(lineno, stripped line, line)`` for each line of *source* that is not blank or a
     ``#`` comment."""
-    text, _ = read_text(source)
+    text, _ = read_text(source, limits)
+    longest = limits.max_line
     for lineno, raw in enumerate(text.splitlines(), 1):
+        if len(raw) > longest:
+            raise too_large("characters in a line", "max_line", longest, lineno)
         line = raw.strip()
         if line and not line.startswith("#"):
             yield lineno, line, raw
 
 
-def _no_game(message: str, strict: bool) -> Game:
+def _no_game(message: str, strict: bool, budget: ReadBudget) -> Game:
     """The empty game a record without any is read as, with the problem *message*."""
-    builder = GameBuilder(strict=strict)
+    builder = GameBuilder(strict=strict, budget=budget)
     builder.error(message)
     return builder.finish()
 
 
-def _read_line(line: str, lineno: int, raw: str, strict: bool) -> Game:
-    builder = GameBuilder(strict=strict)
+def _read_line(line: str, lineno: int, raw: str, strict: bool, budget: ReadBudget) -> Game:
     tokens = line.split()
     if tokens and tokens[0] == "position":
         tokens = tokens[1:]
@@ -106,90 +117,115 @@ def _read_line(line: str, lineno: int, raw: str, strict: bool) -> Game:
         if tokens and tokens[0] == "sfen":
             tokens = tokens[1:]
         cut = tokens.index("moves") if "moves" in tokens else len(tokens)
-        fields = tokens[:min(cut, 4)]
+        fields = tokens[:min(cut, 3)]
+        if cut > 3 and tokens[3].isascii() and tokens[3].isdigit():
+            fields.append(tokens[3])  # the move number is optional
         sfen, rest = " ".join(fields), tokens[len(fields):]
-    if rest and rest[0] == "moves":
-        rest = rest[1:]
-    elif rest:
-        builder.error(f"expected 'moves' before {rest[0]!r}", lineno, raw)
     try:
-        Board(sfen, lenient=True)
+        builder = GameBuilder(strict=strict, budget=budget, sfen=_numbered(sfen))
     except InvalidSfenError as error:
+        builder = GameBuilder(strict=strict, budget=budget)
         builder.error(f"bad position: {error}", lineno, raw)
         return builder.finish()
-    builder.setup(_numbered(sfen))
+    if rest and rest[0] == "moves":
+        rest = rest[1:]
+    elif rest and rest[0] not in USI_RESULT_WORDS:
+        builder.error(f"expected 'moves' before {excerpt(rest[0])}", lineno, raw)
     for token in rest:
         word = USI_RESULT_WORDS.get(token)
         if word is not None:
             if builder.result(word, lineno, raw) is None:
                 break
             continue
-        try:
-            move = Move.from_usi(token)
-        except InvalidMoveError:
-            builder.error(f"cannot read move {token!r}", lineno, raw)
+        move = _MOVE_OF_USI.get(token)
+        if move is None:
+            builder.error(f"cannot read move {excerpt(token)}", lineno, raw)
             break
         if builder.move(move, lineno, raw, text=token) is None:
             break
     return builder.finish()
 
 
+# Every move by its USI text: one lookup per move of a long line.
+_MOVE_OF_USI = {move.usi(): move for move in MOVES if move is not None}
+
+
 def _numbered(sfen: str) -> str:
     return sfen if len(sfen.split()) == 4 else sfen + " 1"
 
 
-def write_usi(game: Game, *, result: bool = False) -> str:
+def write_usi(game: Game, *, result: bool = False, losses: list[Loss] | None = None) -> str:
     """The main line as ``position startpos|sfen ... moves ...``; with *result*, followed by
-    the result word (``resign``, ``rep_draw`` ...) as ShogiBoardQ writes ``.usi`` files."""
+    the result word (``resign``, ``rep_draw`` ...) as ShogiBoardQ writes ``.usi`` files.
+
+    ``moves`` is written whenever a move or a result word follows, so the line always reads
+    back (``position startpos moves resign`` for a game resigned before any move).
+
+    :param losses: a list to report what the line cannot hold to (variations, comments, times,
+        bookmarks, headers, and a result without a word); see :mod:`shogiban.kifu.losses`.
+    """
     sfen = game.start_sfen
     head = "position startpos" if sfen.split()[:3] == STARTING_SFEN.split()[:3] else f"position sfen {sfen}"
-    tokens = [head]
     moves = [m.usi() for m in game.mainline_moves()]
     end = game.result
     if end is not None and end.illegal_move is not None:
         moves.append(end.illegal_move.usi())
-    if moves:
-        tokens.append("moves")
-        tokens.extend(moves)
-    if result and end is not None:
-        word = _WORD_OF_KIND.get(end.kind)
-        if word == "illegal" and end.illegal_move is None and end.winner == game.end().turn():
-            word = None  # "illegal" means the side to move lost; a foul by the other side has no word
-        if word is not None:
-            tokens.append(word)
-    return " ".join(tokens)
+    word = result_word(game) if result else None
+    tail = [*moves, word] if word is not None else moves
+    feature_losses(game, "usi", losses, variations=True, comments=True, times=True, bookmarks=True, headers=True)
+    if end is not None and word is None:
+        why = "usi has no word for it" if result else "written without its result"
+        add_loss(losses, "result", 1, why)
+    return " ".join([head, "moves", *tail]) if tail else head
+
+
+def result_word(game: Game) -> str | None:
+    """The word a ``.usi`` line ends with for *game*'s result (``resign``, ``rep_draw``, ...),
+    or None when there is none or the result has no word."""
+    end = game.result
+    if end is None:
+        return None
+    word = _WORD_OF_KIND.get(end.kind)
+    if word == "illegal" and end.illegal_move is None and end.winner == game.end().turn():
+        return None  # "illegal" means the side to move lost; a foul by the other side has no word
+    return word
 
 
 # -- SFEN position lists ------------------------------------------------------------------------
 
 
-def read_sfen(source: str | bytes | Path, *, strict: bool = False) -> Game:
+def read_sfen(source: str | bytes | Path, *, strict: bool = False, limits: ReadLimits = DEFAULT_LIMITS) -> Game:
     """Read the first game of a list of SFEN positions (or a single SFEN).
 
     :raises KifuParseError: on the first problem when *strict*.
+    :raises KifuLimitError: if the record exceeds *limits*.
     """
-    return read_sfen_games(source, strict=strict, limit=1)[0]
+    return read_sfen_games(source, strict=strict, limit=1, limits=limits)[0]
 
 
-def read_sfen_games(source: str | bytes | Path, *, strict: bool = False, limit: int | None = None) -> list[Game]:
+def read_sfen_games(
+    source: str | bytes | Path, *, strict: bool = False, limit: int | None = None, limits: ReadLimits = DEFAULT_LIMITS
+) -> list[Game]:
     """Read a list of SFEN positions: consecutive positions one legal move apart form a game.
 
     :raises KifuParseError: on the first problem when *strict*.
+    :raises KifuLimitError: if the record exceeds *limits* (all its games together).
     """
+    budget = ReadBudget(limits)
     games: list[Game] = []
     builder: GameBuilder | None = None
-    for lineno, line, raw in _record_lines(source):
+    for lineno, line, raw in _record_lines(source, limits):
         is_command = line.startswith(("position", "startpos")) or (line.startswith("sfen ") and " moves" in line)
         if is_command:
             if builder is not None:
                 games.append(builder.finish())
                 builder = None
-            games.append(_read_line(line, lineno, raw, strict))
+            games.append(_read_line(line, lineno, raw, strict, budget))
             continue
         try:
-            target = parse_sfen(line.removeprefix("sfen "))
+            target = sfen_parts(line.removeprefix("sfen "))
         except InvalidSfenError as error:
-            holder = builder or GameBuilder(strict=strict)
+            holder = builder or GameBuilder(strict=strict, budget=budget)
             holder.error(f"bad position: {error}", lineno, raw)
             builder = holder
             continue
@@ -200,7 +236,7 @@ def read_sfen_games(source: str | bytes | Path, *, strict: bool = False, limit: 
                 continue
         if builder is not None:
             games.append(builder.finish())
-        builder = GameBuilder(strict=strict)
+        builder = GameBuilder(strict=strict, budget=budget)
         try:
             builder.setup(make_sfen(target.board, target.turn, target.hands, target.move_number))
         except InvalidSfenError as error:
@@ -210,7 +246,7 @@ def read_sfen_games(source: str | bytes | Path, *, strict: bool = False, limit: 
     if builder is not None and (limit is None or len(games) < limit):
         games.append(builder.finish())
     if not games:
-        games.append(_no_game("no position found", strict))
+        games.append(_no_game("no position found", strict, budget))
     return games[:limit] if limit is not None else games
 
 
@@ -244,8 +280,14 @@ def _connecting_move(board: Board, target: SfenParts) -> Move | None:
     return None
 
 
-def write_sfen(game: Game) -> str:
-    """The SFEN of every position of the main line, one per line (start position first)."""
+def write_sfen(game: Game, *, losses: list[Loss] | None = None) -> str:
+    """The SFEN of every position of the main line, one per line (start position first).
+
+    :param losses: a list to report what a list of positions cannot hold to (variations,
+        comments, times, bookmarks, headers, the result); see :mod:`shogiban.kifu.losses`.
+    """
+    feature_losses(game, "sfen", losses, variations=True, comments=True, times=True, bookmarks=True, headers=True)
+    add_loss(losses, "result", int(game.result is not None), "sfen has no results")
     board = game.start_board()
     lines = [board.sfen()]
     for move in game.mainline_moves():

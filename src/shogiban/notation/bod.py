@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 
 from shogiban.errors import InvalidSfenError, KifuParseError
 from shogiban.move import Move
+from shogiban.notation.excerpt import excerpt
 from shogiban.notation.japanese import japanese_square, make_ki2_move
 from shogiban.notation.names import (
     BOD_PIECE_NAMES,
@@ -67,9 +68,11 @@ _FILES_LINE = "  ９ ８ ７ ６ ５ ４ ３ ２ １"
 _SPACES = " \u3000\t"
 _BLACK_LABELS = ("先手", "下手")
 _WHITE_LABELS = ("後手", "上手")
-_HAND_RE = re.compile(r"^\s*(先手|後手|下手|上手)の持駒\s*[：:]\s*(.*?)\s*$")
+# Linear patterns (no lazy group before optional spaces; the hand text is stripped by hand) and
+# numbers of at most 9 digits, which int() always takes.
+_HAND_RE = re.compile(r"^\s*(先手|後手|下手|上手)の持駒\s*[：:](.*)$")
 _TURN_RE = re.compile(r"^\s*(先手|後手|下手|上手)番\s*$")
-_MOVE_NUMBER_RE = re.compile(r"^\s*手数\s*[＝=]\s*(\d+)(.*)$")
+_MOVE_NUMBER_RE = re.compile(r"^\s*手数\s*[＝=]\s*([0-9]{1,9})(?![0-9])(.*)$")
 _STOP_RE = re.compile(r"^\s*(手数-{2,}|[0-9]+\s+\S|変化[：:]|[▲△☗☖▽]\S)")
 _CELL_PIECES = {name: pt for pt, name in BOD_PIECE_NAMES.items()} | {
     alias: pt for alias, pt in PIECE_ALIASES.items() if len(alias) == 1
@@ -152,7 +155,7 @@ def make_bod(
 
 
 def _error(message: str, lineno: int, line: str) -> KifuParseError:
-    return KifuParseError(f"invalid bod: line {lineno}: {message}: {line!r}", lineno, line)
+    return KifuParseError(f"invalid bod: line {lineno}: {message}: {excerpt(line)}", lineno, line)
 
 
 def _parse_hand(content: str, lineno: int, line: str) -> dict[int, int] | None:
@@ -170,7 +173,7 @@ def _parse_hand(content: str, lineno: int, line: str) -> dict[int, int] | None:
             continue
         alias = next((a for a in _HAND_ALIASES if text.startswith(a, i)), None)
         if alias is None:
-            raise _error(f"expected a piece in hand at {text[i:]!r}", lineno, line)
+            raise _error(f"expected a piece in hand at {excerpt(text[i:])}", lineno, line)
         i += len(alias)
         start = i
         while i < len(text) and text[i] in _NUMBER_CHARS:
@@ -178,7 +181,7 @@ def _parse_hand(content: str, lineno: int, line: str) -> dict[int, int] | None:
         try:
             count = parse_kanji_number(text[start:i]) if i > start else 1
         except ValueError:
-            raise _error(f"bad count {text[start:i]!r}", lineno, line) from None
+            raise _error(f"bad count {excerpt(text[start:i])}", lineno, line) from None
         pt = int(PIECE_ALIASES[alias])
         hand[pt] = hand.get(pt, 0) + count
     return hand
@@ -197,7 +200,7 @@ def _parse_row(text: str, lineno: int, line: str) -> list[int]:
         if c in "vV^":
             piece = inner[i + 1:i + 2]
             if piece not in _CELL_PIECES:
-                raise _error(f"expected a piece after 'v', got {piece!r}", lineno, line)
+                raise _error(f"expected a piece after 'v', got {excerpt(piece)}", lineno, line)
             cells.append(int(_CELL_PIECES[piece]) | 16)
             i += 2
         elif c in _SPACES:
@@ -209,7 +212,7 @@ def _parse_row(text: str, lineno: int, line: str) -> list[int]:
             cells.append(int(_CELL_PIECES[c]))
             i += 1
         else:
-            raise _error(f"unexpected {c!r} in a board row", lineno, line)
+            raise _error(f"unexpected {excerpt(c)} in a board row", lineno, line)
     if len(cells) != 9:
         raise _error(f"a board row needs 9 squares, found {len(cells)}", lineno, line)
     return cells

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Final
 
 from shogiban.errors import IllegalMoveError, InvalidMoveError
 from shogiban.move import Move
-from shogiban.notation._legal import legal_codes
+from shogiban.notation._legal import legal_codes, why_illegal
+from shogiban.notation.excerpt import excerpt
 from shogiban.pieces import ENGLISH_NAMES, PieceType, promote
 from shogiban.squares import SQUARE_NAMES
 
@@ -86,31 +87,32 @@ def parse_csa_move(board: Board, text: str) -> Move:
     """
     match = _MOVE_RE.match(text.strip()) if isinstance(text, str) else None
     if match is None:
-        raise InvalidMoveError(f"invalid csa move: {text!r} (expected like '+7776FU' or '-0055KA')")
+        raise InvalidMoveError(f"invalid csa move: {excerpt(text)} (expected like '+7776FU' or '-0055KA')")
     sign, f_file, f_rank, t_file, t_rank, name = match.groups()
     named = CSA_PIECE_TYPES.get(name)
     if named is None:
-        raise InvalidMoveError(f"invalid csa move: {text!r} (unknown piece {name!r})")
+        raise InvalidMoveError(f"invalid csa move: {excerpt(text)} (unknown piece {excerpt(name)})")
     color = board._turn
     if sign and sign != "+-"[color]:
         raise IllegalMoveError(
-            f"illegal move: {text!r} in {board.sfen()} (it is {'+-'[color]}'s turn)", "wrong_side"
+            f"illegal move: {excerpt(text)} in {board.sfen()} (it is {'+-'[color]}'s turn)", "wrong_side"
         )
     to = (int(t_rank) - 1) * 9 + 9 - int(t_file)
     if f_file == "0" and f_rank == "0":
         if named > 7:
-            raise InvalidMoveError(f"invalid csa move: {text!r} (a {ENGLISH_NAMES[named]} cannot be dropped)")
+            raise InvalidMoveError(f"invalid csa move: {excerpt(text)} (a {ENGLISH_NAMES[named]} cannot be dropped)")
         move = Move(to, drop=named)
     elif f_file == "0" or f_rank == "0":
-        raise InvalidMoveError(f"invalid csa move: {text!r} (origin {f_file + f_rank!r} is not a square or 00)")
+        raise InvalidMoveError(f"invalid csa move: {excerpt(text)} (origin {f_file + f_rank!r} is not a square or 00)")
     else:
         frm = (int(f_rank) - 1) * 9 + 9 - int(f_file)
         if frm == to:
-            raise InvalidMoveError(f"invalid csa move: {text!r} (origin and destination are the same)")
+            raise InvalidMoveError(f"invalid csa move: {excerpt(text)} (origin and destination are the same)")
         piece = board._board[frm]
         if not piece or piece >> 4 != color:
             raise IllegalMoveError(
-                f"illegal move: {text!r} in {board.sfen()} (no piece of the side to move on {SQUARE_NAMES[frm]})",
+                f"illegal move: {excerpt(text)} in {board.sfen()}"
+                f" (no piece of the side to move on {SQUARE_NAMES[frm]})",
                 "no_piece",
             )
         pt = piece & 15
@@ -120,12 +122,12 @@ def parse_csa_move(board: Board, text: str) -> Move:
             promotion = True
         else:
             raise IllegalMoveError(
-                f"illegal move: {text!r} in {board.sfen()} (the piece on {SQUARE_NAMES[frm]} is "
+                f"illegal move: {excerpt(text)} in {board.sfen()} (the piece on {SQUARE_NAMES[frm]} is "
                 f"{CSA_PIECE_NAMES[PieceType(pt)]}, which cannot become {name})",
                 "bad_piece",
             )
         move = Move(to, frm, promotion)
     if move.code not in legal_codes(board):
-        reason = board.illegal_reason(move) or "illegal move"
-        raise IllegalMoveError(f"illegal move: {text!r} in {board.sfen()} ({reason})")
+        reason = why_illegal(board, move)[1]
+        raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})")
     return move

@@ -36,12 +36,14 @@ Move.from_usi('7g7f')
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+import re
+from typing import TYPE_CHECKING, Final, NamedTuple
 
+from shogiban.bitboard import ZONE
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from shogiban.move import MOVES, Move
-from shogiban.notation._legal import legal_codes
+from shogiban.notation._legal import legal_codes, reaching, why_illegal
+from shogiban.notation.excerpt import excerpt
 from shogiban.notation.names import (
     BOD_PIECE_NAMES,
     DIGIT_VALUES,
@@ -54,6 +56,7 @@ from shogiban.notation.names import (
     SENTE_MARKS,
 )
 from shogiban.pieces import ENGLISH_NAMES, PieceType
+from shogiban.position import DEAD_END
 from shogiban.squares import SQUARE_NAMES, Square
 
 if TYPE_CHECKING:
@@ -62,7 +65,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BOD_PIECE_NAMES", "FULL_PIECE_NAMES", "KIF_PIECE_NAMES", "NO_PREVIOUS", "PIECE_ALIASES",
     "japanese_square", "make_japanese", "make_ki2_move", "make_kif_move", "parse_japanese",
-    "parse_ki2_move", "parse_kif_move",
+    "parse_ki2_move", "parse_kif_move", "resolve_japanese",
 ]
 
 #: Pass as ``previous_to`` to never write or read ``同``.
@@ -158,7 +161,7 @@ def _check_piece(board: Board, move: Move) -> None:
 
 def _check_legal(board: Board, move: Move, legal: list[int]) -> None:
     if move.code not in legal:
-        reason = board.illegal_reason(move) or "illegal move"
+        reason = why_illegal(board, move)[1]
         raise IllegalMoveError(f"illegal move: {move.usi()!r} in {board.sfen()} ({reason})")
 
 
@@ -185,11 +188,10 @@ def make_kif_move(board: Board, move: Move, *, previous_to: Square | None = None
     return f"{dest}{name}{suffix}({_file(frm)}{_rank(frm)})"
 
 
-def _attacking(board: Board, pt: int, to: int, movers: list[int]) -> list[int]:
-    """Squares of the side to move's pieces of type *pt* that attack *to* (pinned ones too),
-    with *movers* added."""
-    found = {f for f in board.attackers(board._turn, to) if board._board[f] & 15 == pt}
-    return sorted(found.union(movers))
+def _attacking(board: Board, pt: int, to: int) -> list[int]:
+    """Squares of the side to move's pieces of type *pt* that can reach *to* by their movement,
+    pinned or not: the candidates the JSA rules compare."""
+    return reaching(board, pt | board._turn << 4, to)
 
 
 def _pair_compared(pt: int, group: list[int]) -> bool:
@@ -200,8 +202,8 @@ def _pair_compared(pt: int, group: list[int]) -> bool:
 
 
 def _ki2_modifiers(color: int, pt: int, frm: int, to: int, others: list[int], group: list[int]) -> str:
-    """The JSA modifiers that single out the piece on *frm* among *others* (same kind, also
-    legally able to reach *to*); *group* is every piece of the kind attacking *to*."""
+    """The JSA modifiers that single out the piece on *frm* among *others* (the other pieces of
+    its kind that can reach *to* by their movement); *group* is all of them, *frm* included."""
     if not others:
         return ""
     motion = _motion(color, frm, to)
@@ -225,20 +227,15 @@ def _ki2_body(board: Board, move: Move, previous_to: Square | None) -> str:
     to = move.to_square
     if move.drop is not None:
         pt = int(move.drop)
-        rivals = any(
-            c & 127 == to and (f := c >> 7 & 127) < 81 and board._board[f] & 15 == pt for c in legal
-        )
-        rest = KIF_PIECE_NAMES[PieceType(pt)] + ("打" if rivals else "")
+        # 打 when a board piece of the kind could also go there by its movement (JSA), pinned or not.
+        rest = KIF_PIECE_NAMES[PieceType(pt)] + ("打" if _attacking(board, pt, to) else "")
     else:
         frm = move.from_square
         assert frm is not None
         pt = _piece_type_at(board, frm)
-        others = sorted({
-            f for c in legal
-            if c & 127 == to and (f := c >> 7 & 127) < 81 and f != frm and board._board[f] & 15 == pt
-        })
+        group = _attacking(board, pt, to)
+        others = [f for f in group if f != frm]
         suffix = "成" if move.promotion else "不成" if move.code | 1 << 14 in legal else ""
-        group = _attacking(board, pt, to, [*others, frm]) if others and pt in _BIG_PROMOTED else []
         rest = KIF_PIECE_NAMES[PieceType(pt)] + _ki2_modifiers(board._turn, pt, frm, to, others, group) + suffix
     if to == _previous(board, previous_to):
         # KI2 writers pad a one-character remainder: 同　歩, but 同成銀, 同銀右.
@@ -266,8 +263,7 @@ def make_japanese(board: Board, move: Move, *, previous_to: Square | None = None
 # -- reading ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Parsed:
+class _Parsed(NamedTuple):  # a named tuple: one is made per move read, and they are cheap
     color: int | None
     to: int | None  # None for 同
     piece: PieceType
@@ -283,7 +279,7 @@ def _skip_spaces(s: str, i: int) -> int:
 
 
 def _invalid(text: str, why: str) -> InvalidMoveError:
-    return InvalidMoveError(f"invalid japanese move: {text!r} ({why})")
+    return InvalidMoveError(f"invalid japanese move: {excerpt(text)} ({why})")
 
 
 def _read_square(text: str, s: str, i: int) -> tuple[int, int]:
@@ -293,10 +289,40 @@ def _read_square(text: str, s: str, i: int) -> tuple[int, int]:
     return (rank - 1) * 9 + 9 - file, i + 2
 
 
+# The common texts (mark, square or 同, piece, modifiers, 成/不成/打) in one linear match; the
+# atomic groups choose as the hand-written reader below does (a two-character alias first, the
+# longest action word), so both read any text the pattern matches the same way.
+_QUICK = re.compile(
+    "([" + SENTE_MARKS + GOTE_MARKS + "]?)"
+    "(?:([" + "".join(DIGIT_VALUES) + "])([" + "".join(DIGIT_VALUES) + "])|同[ \u3000\t]*)"
+    "(?>(" + "|".join(sorted(PIECE_ALIASES, key=len, reverse=True)) + "))"
+    "([" + _MODIFIER_CHARS + "]*)"
+    "(?>(" + "|".join(word for word, _ in _ACTIONS) + ")?)"
+)
+_ACTION_MEANINGS = dict(_ACTIONS)
+
+
+def _quick_tokenize(s: str) -> _Parsed | None:
+    """The common texts, read in one match (None for any other text)."""
+    quick = _QUICK.fullmatch(s)
+    if quick is None:
+        return None
+    mark, file, rank, alias, modifiers, action = quick.groups()
+    meaning = _ACTION_MEANINGS[action] if action else ""
+    if meaning == "打" and modifiers:
+        return None  # the full reader explains why this is wrong
+    to = (DIGIT_VALUES[rank] - 1) * 9 + 9 - DIGIT_VALUES[file] if file else None
+    color = (0 if mark in SENTE_MARKS else 1) if mark else None
+    return _Parsed(color, to, PIECE_ALIASES[alias], modifiers.replace("行", "上"), meaning, None)
+
+
 def _tokenize(text: str) -> _Parsed:
     if not isinstance(text, str):
-        raise InvalidMoveError(f"invalid japanese move: {text!r} (not a string)")
+        raise InvalidMoveError(f"invalid japanese move: {excerpt(text)} (not a string)")
     s = text.strip(_SPACES + "\r\n")
+    quick = _quick_tokenize(s)
+    if quick is not None:
+        return quick
     i = 0
     color: int | None = None
     if s[:1] and s[0] in SENTE_MARKS + GOTE_MARKS:
@@ -336,7 +362,7 @@ def _tokenize(text: str) -> _Parsed:
         origin = (DIGIT_VALUES[inner[1]] - 1) * 9 + 9 - DIGIT_VALUES[inner[0]]
         i = _skip_spaces(s, close + 1)
     if i != len(s):
-        raise _invalid(text, f"unexpected {s[i:]!r}")
+        raise _invalid(text, f"unexpected {excerpt(s[i:])}")
     if action == "打" and (origin is not None or modifiers):
         raise _invalid(text, "a drop has no origin or modifiers")
     return _Parsed(color, to, piece, modifiers, action, origin)
@@ -355,13 +381,22 @@ def _modifier_holds(mod: str, color: int, pt: int, frm: int, to: int, group: lis
     return _side(color, frm, to) == mod
 
 
-def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
-    parsed = _tokenize(text)
+def _resolve(board: Board, parsed: _Parsed, text: str, previous_to: Square | None) -> Move:
+    """The move *parsed* names by the JSA rules: among the pieces of its kind that can reach the
+    square by their movement (pinned or not), the one its modifiers single out.  Legality is not
+    checked, except to read texts of writers that leave pinned pieces out: when several pieces
+    fit but one alone may legally move, that one; a board move of a pinned piece written
+    without 打 where the drop is legal, the drop.
+
+    :raises InvalidMoveError: for a drop of a piece that cannot be dropped.
+    :raises IllegalMoveError: if no piece fits (or promotion is impossible, or required).
+    :raises AmbiguousMoveError: if several pieces fit.
+    """
     color = board._turn
     if parsed.color is not None and parsed.color != color:
         side = ("sente", "gote")
         raise IllegalMoveError(
-            f"illegal move: {text!r} in {board.sfen()} (it is {side[color]}'s turn, not {side[parsed.color]}'s)",
+            f"illegal move: {excerpt(text)} in {board.sfen()} (it is {side[color]}'s turn, not {side[parsed.color]}'s)",
             "wrong_side",
         )
     to = parsed.to
@@ -370,48 +405,70 @@ def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
         if to is None:
             raise _invalid(text, "同 needs a previous move")
     pt = int(parsed.piece)
-    legal = legal_codes(board)
-    here = [c for c in legal if c & 127 == to]
-    board_moves = [c for c in here if (f := c >> 7 & 127) < 81 and board._board[f] & 15 == pt]
-    wants_drop = parsed.action == "打" or (
-        not board_moves and not parsed.action and parsed.origin is None and not parsed.modifiers
-    )
-    if wants_drop:
-        if pt > 7:
-            raise _invalid(text, f"a {ENGLISH_NAMES[pt]} cannot be dropped")
-        drop = Move(to, drop=pt)
-        if drop.code in here:
-            return drop
-        reason = board.illegal_reason(drop) or "illegal drop"
-        if parsed.action != "打":  # read as a drop only because no board piece could go there
-            reason = f"no {ENGLISH_NAMES[pt]} can move to {SQUARE_NAMES[to]}, and as a drop: {reason}"
-        raise IllegalMoveError(f"illegal move: {text!r} in {board.sfen()} ({reason})")
-    matches = board_moves
-    if parsed.origin is not None:
-        matches = [c for c in matches if c >> 7 & 127 == parsed.origin]
+    if parsed.action == "打":
+        return _drop(text, to, pt)
+    group = _attacking(board, pt, to)
+    found = group if parsed.origin is None else [f for f in group if f == parsed.origin]
     if parsed.modifiers:
-        group = _attacking(board, pt, to, [c >> 7 & 127 for c in board_moves])
-        matches = [
-            c for c in matches
-            if all(_modifier_holds(m, color, pt, c >> 7 & 127, to, group) for m in parsed.modifiers)
-        ]
+        found = [f for f in found if all(_modifier_holds(m, color, pt, f, to, group) for m in parsed.modifiers)]
+    plain = not parsed.modifiers and parsed.origin is None and not parsed.action
+    if not found:
+        if not group and plain:
+            return _drop(text, to, pt)  # KI2 writes no 打 when no board piece could go there
+        why = _why_not(board, parsed, to, group)
+        raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({why})")
     promote = parsed.action == "成"
-    promoted = [c for c in matches if bool(c >> 14) == promote]
-    if len(promoted) == 1:
-        return MOVES[promoted[0]]  # type: ignore[return-value]
-    if len(promoted) > 1:
-        candidates = tuple(Move.from_code(c) for c in promoted)
+    flag = 16384 if promote else 0
+    moves: list[Move] = [MOVES[to | f << 7 | flag] for f in found if _promotion_fits(board, f, to, promote)]  # type: ignore[misc]
+    if not moves:
+        name = ENGLISH_NAMES[pt]
+        why = f"the {name} cannot promote here" if promote else f"the {name} must promote"
+        raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({why})")
+    if len(moves) > 1:
+        legal = [m for m in moves if m.code in legal_codes(board)]
+        if len(legal) == 1:
+            return legal[0]  # written by a program that does not count pinned pieces
+        candidates = tuple(legal or moves)
         raise AmbiguousMoveError(
-            f"ambiguous move: {text!r} in {board.sfen()} (could be {', '.join(m.usi() for m in candidates)};"
+            f"ambiguous move: {excerpt(text)} in {board.sfen()} (could be {', '.join(m.usi() for m in candidates)};"
             " add 右 左 直 上 引 寄 or the origin)",
             candidates,
         )
-    reason = _why_not(board, parsed, to, board_moves, matches)
-    raise IllegalMoveError(f"illegal move: {text!r} in {board.sfen()} ({reason})")
+    move = moves[0]
+    if plain and pt <= 7 and board._hands[color][pt] and move.code not in legal_codes(board):
+        drop = Move(to, drop=pt)
+        if drop.code in legal_codes(board):
+            return drop  # a program that does not count pinned pieces leaves out 打
+    return move
 
 
-def _why_not(board: Board, parsed: _Parsed, to: int, board_moves: list[int], matches: list[int]) -> str:
-    """Explain why no legal move fits the parsed text."""
+def _drop(text: str, to: int, pt: int) -> Move:
+    if pt > 7:
+        raise _invalid(text, f"a {ENGLISH_NAMES[pt]} cannot be dropped")
+    return Move(to, drop=pt)
+
+
+def _promotion_fits(board: Board, frm: int, to: int, promote: bool) -> bool:
+    """Whether the piece on *frm* may move to *to* with (or without) promotion."""
+    piece = board._board[frm]
+    if promote:
+        return 1 <= piece & 15 <= 6 and bool(ZONE[piece >> 4] >> frm & 1 or ZONE[piece >> 4] >> to & 1)
+    return not DEAD_END[piece] >> to & 1
+
+
+def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
+    parsed = _tokenize(text)
+    move = _resolve(board, parsed, text, previous_to)
+    if move.code in legal_codes(board):
+        return move
+    code, reason = why_illegal(board, move)
+    if move.drop is not None and parsed.action != "打":  # read as a drop only because no board piece could go there
+        reason = f"no {ENGLISH_NAMES[move.drop]} can move to {SQUARE_NAMES[move.to_square]}, and as a drop: {reason}"
+    raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})", code)
+
+
+def _why_not(board: Board, parsed: _Parsed, to: int, group: list[int]) -> str:
+    """Explain why no piece fits the parsed text."""
     name = ENGLISH_NAMES[parsed.piece]
     if parsed.origin is not None:
         frm = parsed.origin
@@ -420,14 +477,24 @@ def _why_not(board: Board, parsed: _Parsed, to: int, board_moves: list[int], mat
             return f"no piece of the side to move on {SQUARE_NAMES[frm]}"
         if piece & 15 != parsed.piece:
             return f"the piece on {SQUARE_NAMES[frm]} is a {ENGLISH_NAMES[piece & 15]}, not a {name}"
-        reason = board.illegal_reason(Move(to, frm, parsed.action == "成"))
-        if reason:
-            return reason
-    if matches:
-        return f"the {name} must promote" if parsed.action != "成" else f"the {name} cannot promote here"
-    if board_moves:
-        return f"no {name} to {SQUARE_NAMES[to]} fits {parsed.modifiers!r}"
+        return why_illegal(board, Move(to, frm, parsed.action == "成"))[1]
+    if group:
+        return f"no {name} to {SQUARE_NAMES[to]} fits {excerpt(parsed.modifiers)}"
     return f"no {name} can move to {SQUARE_NAMES[to]}"
+
+
+def resolve_japanese(board: Board, text: str, *, previous_to: Square | None = None) -> Move:
+    """The move Japanese (KIF or KI2) move text names on *board* by the JSA rules, legal or not:
+    for readers that keep an illegal move of a record (a pinned piece moved, 二歩) as a foul.
+
+    The modifiers single out a piece among those of its kind that can reach the square by
+    their movement, a pinned one included, as JSA writers (and cshogi, tsshogi) count them.
+
+    :raises InvalidMoveError: if *text* is not a move.
+    :raises IllegalMoveError: if no piece fits (or a promotion is impossible or required).
+    :raises AmbiguousMoveError: if several pieces fit.
+    """
+    return _resolve(board, _tokenize(text), text, previous_to)
 
 
 def parse_kif_move(board: Board, text: str, *, previous_to: Square | None = None) -> Move:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
+from shogiban.notation.excerpt import excerpt
 from shogiban.pieces import PieceType
 
 Language = Literal["ja", "zh-hant", "zh-hans", "en"]
@@ -164,19 +165,19 @@ def parse_kanji_number(text: str) -> int:
 
     :raises ValueError: if *text* is not a number from 1 to 99.
     """
-    if text and all(c in DIGIT_VALUES and c not in KANJI_DIGITS for c in text):
+    if text and len(text) <= 2 and all(c in DIGIT_VALUES and c not in KANJI_DIGITS for c in text):
         return int("".join(str(DIGIT_VALUES[c]) for c in text))
     value = 0
     if text.count("十") > 1 or not text or any(c not in KANJI_DIGITS and c != "十" for c in text):
-        raise ValueError(f"invalid kanji number: {text!r}")
+        raise ValueError(f"invalid kanji number: {excerpt(text)}")
     if "十" in text:
         tens, _, ones = text.partition("十")
         value = (DIGIT_VALUES[tens] if tens else 1) * 10
         if len(tens) > 1 or len(ones) > 1:
-            raise ValueError(f"invalid kanji number: {text!r}")
+            raise ValueError(f"invalid kanji number: {excerpt(text)}")
         value += DIGIT_VALUES[ones] if ones else 0
     elif len(text) == 1:
         value = DIGIT_VALUES[text]
     else:
-        raise ValueError(f"invalid kanji number: {text!r}")
+        raise ValueError(f"invalid kanji number: {excerpt(text)}")
     return value

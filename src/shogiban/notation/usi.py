@@ -19,6 +19,9 @@ from typing import TYPE_CHECKING
 
 from shogiban.errors import IllegalMoveError, InvalidMoveError, ShogibanError
 from shogiban.move import Move
+from shogiban.notation._legal import why_illegal
+from shogiban.notation.excerpt import excerpt
+from shogiban.notation.positions import board_from_sfen
 from shogiban.sfen import STARTING_SFEN
 
 if TYPE_CHECKING:
@@ -46,16 +49,15 @@ def parse_position_command(text: str) -> tuple[Board, list[Move]]:
     :raises InvalidMoveError: naming the bad token and its index in the move list.
     :raises IllegalMoveError: naming the illegal move, its index and the reason.
     """
-    from shogiban.board import Board
 
     if not isinstance(text, str):
-        raise InvalidCommandError(f"invalid position command: {text!r} (not a string)")
+        raise InvalidCommandError(f"invalid position command: {excerpt(text)} (not a string)")
     tokens = text.split()
     if tokens[:1] == ["position"]:
         tokens = tokens[1:]
     if not tokens or tokens[0] not in ("startpos", "sfen"):
         raise InvalidCommandError(
-            f"invalid position command: {text!r} (expected 'position startpos' or 'position sfen <sfen>')"
+            f"invalid position command: {excerpt(text)} (expected 'position startpos' or 'position sfen <sfen>')"
         )
     if "moves" in tokens:
         cut = tokens.index("moves")
@@ -64,25 +66,28 @@ def parse_position_command(text: str) -> tuple[Board, list[Move]]:
         head, move_tokens = tokens, []
     if head[0] == "startpos":
         if len(head) != 1:
-            raise InvalidCommandError(f"invalid position command: {text!r} (unexpected {head[1]!r} after startpos)")
+            raise InvalidCommandError(
+                f"invalid position command: {excerpt(text)} (unexpected {excerpt(head[1])} after startpos)"
+            )
         sfen = STARTING_SFEN
     else:
         if len(head) == 1:
-            raise InvalidCommandError(f"invalid position command: {text!r} (sfen is missing)")
+            raise InvalidCommandError(f"invalid position command: {excerpt(text)} (sfen is missing)")
         sfen = " ".join(head[1:])
-    board = Board(sfen)
+    board = board_from_sfen(sfen, lenient=False)
     moves: list[Move] = []
     for index, token in enumerate(move_tokens):
         try:
             move = Move.from_usi(token)
         except InvalidMoveError:
             raise InvalidMoveError(
-                f"invalid usi move {token!r} at index {index} of the moves in {text!r}"
+                f"invalid usi move {excerpt(token)} at index {index} of the moves in {excerpt(text)}"
             ) from None
         if not board.is_legal(move):
-            reason = board.illegal_reason(move) or "illegal move"
+            reason = why_illegal(board, move)[1]
             raise IllegalMoveError(
-                f"illegal move {token!r} at index {index} of the moves in {text!r}: {reason} in {board.sfen()}"
+                f"illegal move {excerpt(token)} at index {index} of the moves in {excerpt(text)}:"
+                f" {reason} in {board.sfen()}"
             )
         board.push(move)
         moves.append(move)
@@ -109,12 +114,12 @@ def make_position_command(board_or_start_sfen: Board | str, moves: Iterable[Move
     else:
         start = STARTING_SFEN if board_or_start_sfen.strip() == "startpos" else board_or_start_sfen
         played = list(moves)
-    board = Board(start)
+    board = board_from_sfen(start, lenient=False)
     texts = []
     for index, item in enumerate(played):
         move = item if isinstance(item, Move) else Move.from_usi(item)
         if not board.is_legal(move):
-            reason = board.illegal_reason(move) or "illegal move"
+            reason = why_illegal(board, move)[1]
             raise IllegalMoveError(f"illegal move {move.usi()!r} at index {index}: {reason} in {board.sfen()}")
         board.push(move)
         texts.append(move.usi())

@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Final, Literal
 
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from shogiban.move import MOVES, Move
-from shogiban.notation._legal import legal_codes
+from shogiban.notation._legal import legal_codes, why_illegal
+from shogiban.notation.excerpt import excerpt
 from shogiban.notation.names import (
     ALIASES_BY_LENGTH,
     DIGIT_VALUES,
@@ -94,7 +95,7 @@ def make_western(
         raise ValueError(f"unknown western style: {style!r} (expected one of {', '.join(STYLES)})")
     legal = legal_codes(board)
     if move.code not in legal:
-        reason = board.illegal_reason(move) or "illegal move"
+        reason = why_illegal(board, move)[1]
         raise IllegalMoveError(f"illegal move: {move.usi()!r} in {board.sfen()} ({reason})")
     names = KITAO_PIECE_NAMES if style == "kitao" else WESTERN_PIECE_LETTERS
     to = move.to_square
@@ -121,7 +122,7 @@ def make_western(
 
 
 def _invalid(text: str, why: str) -> InvalidMoveError:
-    return InvalidMoveError(f"invalid western move: {text!r} ({why})")
+    return InvalidMoveError(f"invalid western move: {excerpt(text)} ({why})")
 
 
 def _read_piece(text: str, s: str, i: int) -> tuple[PieceType, int]:
@@ -162,7 +163,7 @@ def _read_square(s: str, i: int) -> tuple[int | None, int]:
 def _tokenize(text: str) -> tuple[int | None, PieceType, int | None, str, int | None, str]:
     """(color mark, piece, origin, action, destination, promotion suffix)."""
     if not isinstance(text, str):
-        raise InvalidMoveError(f"invalid western move: {text!r} (not a string)")
+        raise InvalidMoveError(f"invalid western move: {excerpt(text)} (not a string)")
     s = text.strip(_SPACES + "\r\n")
     i = 0
     color = None
@@ -189,7 +190,7 @@ def _tokenize(text: str) -> tuple[int | None, PieceType, int | None, str, int | 
         suffix = s[i]
         i += 1
     if i != len(s):
-        raise _invalid(text, f"unexpected {s[i:]!r}")
+        raise _invalid(text, f"unexpected {excerpt(s[i:])}")
     origin, dest = (first, second) if second is not None or bracketed else (None, first)
     return color, pt, origin, action, dest, suffix
 
@@ -205,7 +206,9 @@ def parse_western(board: Board, text: str, *, previous_to: Square | None = None)
     """
     color, pt, origin, action, dest, suffix = _tokenize(text)
     if color is not None and color != board._turn:
-        raise IllegalMoveError(f"illegal move: {text!r} in {board.sfen()} (it is the other side's turn)", "wrong_side")
+        raise IllegalMoveError(
+            f"illegal move: {excerpt(text)} in {board.sfen()} (it is the other side's turn)", "wrong_side"
+        )
     if dest is None:
         dest = _previous(board, previous_to) if action == "x" else None
         if dest is None:
@@ -219,8 +222,8 @@ def parse_western(board: Board, text: str, *, previous_to: Square | None = None)
         drop = Move(dest, drop=pt)
         if drop.code in here:
             return drop
-        reason = board.illegal_reason(drop) or "illegal drop"
-        raise IllegalMoveError(f"illegal move: {text!r} in {board.sfen()} ({reason})")
+        reason = why_illegal(board, drop)[1]
+        raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})")
     matches = [c for c in board_moves if origin is None or c >> 7 & 127 == origin]
     chosen = [c for c in matches if bool(c >> 14) == (suffix == "+")]
     if len(chosen) == 1:
@@ -229,15 +232,15 @@ def parse_western(board: Board, text: str, *, previous_to: Square | None = None)
         candidates = tuple(Move.from_code(c) for c in chosen)
         options = ", ".join(m.usi() for m in candidates)
         raise AmbiguousMoveError(
-            f"ambiguous move: {text!r} in {board.sfen()} (could be {options}; add the origin)",
+            f"ambiguous move: {excerpt(text)} in {board.sfen()} (could be {options}; add the origin)",
             candidates,
         )
     name = ENGLISH_NAMES[pt]
     if matches:
         reason = f"the {name} must promote" if suffix != "+" else f"the {name} cannot promote here"
     elif origin is not None:
-        found = board.illegal_reason(Move(dest, origin, suffix == "+")) if origin != dest else None
+        found = why_illegal(board, Move(dest, origin, suffix == "+"))[1] if origin != dest else None
         reason = found or f"no {name} on {SQUARE_NAMES[origin]} can move to {SQUARE_NAMES[dest]}"
     else:
         reason = f"no {name} can move to {SQUARE_NAMES[dest]}"
-    raise IllegalMoveError(f"illegal move: {text!r} in {board.sfen()} ({reason})")
+    raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})")

@@ -349,6 +349,22 @@ def test_switch_language_is_remembered(browser: Any, server: Server) -> None:
     page.context.close()
 
 
+def test_the_record_viewer_does_not_count_the_result_as_a_move(browser: Any, server: Server, tmp_path: Path) -> None:
+    kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 投了\n"
+    path = tmp_path / "resigned.kif"
+    path.write_bytes(kif.encode("utf-8"))
+    page = new_page(browser, "en")
+    page.goto(server.url + "/record")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector(".record-moves li[data-index]")
+    page.click("#next-button")
+    assert page.locator(".step-count").inner_text() == "Move 1 / 3"
+    page.click("#last-button")  # the result entry: still the third move of three
+    assert page.locator(".record-moves li.current").get_attribute("class") == "result-entry current"
+    assert page.locator(".step-count").inner_text() == "Move 3 / 3"
+    page.context.close()
+
+
 def test_open_a_kif_step_through_and_play_on(browser: Any, server: Server, tmp_path: Path) -> None:
     kif = (
         "手合割：平手\n先手：甲\n後手：乙\n手数----指手---------消費時間--\n"

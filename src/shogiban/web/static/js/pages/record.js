@@ -190,6 +190,13 @@ export async function mount(root) {
     renderNav();
   }
 
+  // The result entry (投了, 詰み ...) is not a move: it shows the last move's number, and the
+  // total counts the moves of the line only (KIF numbers the result line, 44 投了 after 43 moves).
+  function plyCount(node) {
+    const moveOf = (entry) => (entry.usi === null && entry.result && entry.parent !== null ? tree.nodes[entry.parent] : entry);
+    return { n: moveOf(node).ply, total: moveOf(tree.nodes[line[line.length - 1]]).ply };
+  }
+
   function renderNav() {
     const node = current();
     const button = (id, iconName, title, target, disabled) => h("button", {
@@ -199,7 +206,7 @@ export async function mount(root) {
     fill(nav,
       button("first-button", "first", t("ui.record.first"), 0, index === 0),
       button("prev-button", "prev", t("ui.record.prev"), index - 1, index === 0),
-      h("span", { class: "step-count", text: t("ui.record.ply", { n: node.ply, total: line.length - 1 }) }),
+      h("span", { class: "step-count", text: t("ui.record.ply", plyCount(node)) }),
       button("next-button", "next", t("ui.record.next"), index + 1, index >= line.length - 1),
       button("last-button", "last", t("ui.record.last"), line.length - 1, index >= line.length - 1),
       h("button", { class: "btn ghost step", id: "flip-button", type: "button", title: t("ui.game.flip"), "aria-label": t("ui.game.flip"),

@@ -426,6 +426,12 @@ def test_download_the_record_in_every_format(client: TestClient) -> None:
     for usi in ["7g7f", "3c3d", "8h2b+", "3a2b"]:
         board.push_usi(usi)
     assert client.get(f"/api/games/{game['id']}/record.sfen").text == board.sfen() + "\n"
+    usi = client.get(f"/api/games/{game['id']}/record.usi")
+    assert usi.headers["content-disposition"] == f'attachment; filename="shogiban-{game["id"]}.usi"'
+    assert usi.text == "position startpos moves 7g7f 3c3d 8h2b+ 3a2b resign\n"
+    header_names = [line.split("：")[0] for line in text.splitlines() if "：" in line]
+    assert "先手" in header_names  # both sides, even without names
+    assert "後手" in header_names
     bad = client.get(f"/api/games/{game['id']}/record.pdf")
     assert bad.status_code == 400
     assert bad.json()["code"] == "bad_record"

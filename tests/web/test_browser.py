@@ -350,7 +350,8 @@ def test_switch_language_is_remembered(browser: Any, server: Server) -> None:
 
 
 def test_the_record_viewer_does_not_count_the_result_as_a_move(browser: Any, server: Server, tmp_path: Path) -> None:
-    kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 投了\n"
+    kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n"
+    kif += "   4 投了\n"
     path = tmp_path / "resigned.kif"
     path.write_bytes(kif.encode("utf-8"))
     page = new_page(browser, "en")

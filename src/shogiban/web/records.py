@@ -43,6 +43,7 @@ FORMATS = {
     "csa": ("csa", "text/plain"),
     "sfen": ("sfen", "text/plain"),
     "jkf": ("jkf", "application/json"),
+    "usi": ("usi", "text/plain"),
 }
 assert tuple(FORMATS) == RECORD_FORMATS, "the declared formats (shogiban.web.schema) are these"
 
@@ -153,9 +154,9 @@ def room_record(room: GameRoom) -> RoomRecord:
         )
         headers["持ち時間"] = f"{minutes}分{extra}"
     for color, key in ((Color.BLACK, "下手" if giver else "先手"), (Color.WHITE, "上手" if giver else "後手")):
-        name = _player_name(room, color)
-        if name:
-            headers[key] = name
+        # Both sides' lines always (Kifu for Windows and ShogiHome write them, empty for a
+        # nameless player), so a reader never mistakes a one-line record for a handicap game.
+        headers[key] = _player_name(room, color) or ""
     outcome = room.outcome
     illegal = board.illegal_move
     return RoomRecord(
@@ -212,7 +213,8 @@ def _fits_cp932(text: str) -> bool:
 
 
 def export_room(room: GameRoom, fmt: str) -> Download:
-    """A room's game in *fmt* (kif, ki2, csa, jkf, or sfen: the current position).
+    """A room's game in *fmt* (kif, ki2, csa, jkf, usi: the start position and the moves, or sfen:
+    the current position).
 
     :raises RecordError: for an unknown format.
     """
@@ -220,7 +222,7 @@ def export_room(room: GameRoom, fmt: str) -> Download:
 
 
 def export_record(record: RoomRecord, fmt: str) -> Download:
-    """A :class:`RoomRecord` in *fmt* (kif, ki2, csa, jkf, or sfen: the current position).
+    """A :class:`RoomRecord` in *fmt* (see :func:`export_room`).
 
     :raises RecordError: for an unknown format.
     """

@@ -41,7 +41,7 @@ MAX_RECORD_BYTES = 2_000_000
 #: Largest upload body: the record, or its JSON form (``{"text"}``, escapes included).
 MAX_UPLOAD_BYTES = 2 * MAX_RECORD_BYTES + 1000
 #: The formats records are written in.
-RECORD_FORMATS = ("kif", "ki2", "csa", "sfen", "jkf")
+RECORD_FORMATS = ("kif", "ki2", "csa", "sfen", "jkf", "usi")
 #: Largest JSON request body of the ordinary routes, bytes.
 MAX_JSON_BYTES = 64_000
 #: Longest websocket message, bytes.

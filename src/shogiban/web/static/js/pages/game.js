@@ -263,9 +263,9 @@ export async function mount(root) {
   }
 
   function renderTools() {
-    const downloads = ["kif", "ki2", "csa", "sfen"].map((fmt) => h("a", {
+    const downloads = ["kif", "ki2", "csa", "usi", "sfen"].map((fmt) => h("a", {
       class: "btn small", href: `/api/games/${gameId}/record.${fmt}`, download: "", dataset: { format: fmt },
-      text: fmt.toUpperCase(),
+      text: fmt.toUpperCase(), title: t(`ui.format.${fmt}`), "aria-label": t(`ui.format.${fmt}`),
     }));
     const parts = [
       h("h2", { class: "card-title", text: t("ui.game.record") }),

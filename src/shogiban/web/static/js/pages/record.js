@@ -276,8 +276,9 @@ export async function mount(root) {
   }
 
   function renderActions() {
-    const downloads = ["kif", "ki2", "csa", "sfen"].map((fmt) => h("button", {
+    const downloads = ["kif", "ki2", "csa", "usi", "sfen"].map((fmt) => h("button", {
       class: "btn small", type: "button", text: fmt.toUpperCase(), dataset: { format: fmt },
+      title: t(`ui.format.${fmt}`), "aria-label": t(`ui.format.${fmt}`),
       onclick: () => download(fmt),
     }));
     fill(actions,

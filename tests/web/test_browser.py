@@ -394,10 +394,30 @@ def test_open_a_kif_step_through_and_play_on(browser: Any, server: Server, tmp_p
     assert page.locator("#last-button").is_disabled()
     page.click("#continue-computer")
     page.wait_for_selector(".from-record")
+    # The preview shows the position reached, not the record's start.
+    preview = page.locator(".preview-board")
+    assert preview.locator('[data-square="8d"]').count() == 1
+    assert preview.locator('[data-square="8c"]').count() == 0
+    assert preview.locator('[data-square="7f"]').count() == 1
     page.click("#start-button")
     page.wait_for_url("**/game/**")
     wait_for_ply(page, 2)
     assert page.locator(".move-list li[data-ply] .label").all_inner_texts()[:2] == ["▲７六歩", "△８四歩"]
+    page.context.close()
+
+
+def test_the_home_preview_shows_the_handicap_and_its_name_once(browser: Any, server: Server) -> None:
+    page = new_page(browser, "zh-Hans")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#handicap-select")
+    labels = page.locator("#handicap-select option").all_inner_texts()
+    assert labels[0] == "平手"  # not 平手（平手）
+    assert "让角（角落ち）" in labels
+    preview = page.locator(".preview-board")
+    assert preview.locator('[data-square="2b"]').count() == 1
+    page.select_option("#handicap-select", "角落ち")
+    page.wait_for_function("!document.querySelector('.preview-board [data-square=\"2b\"]')")
+    assert preview.locator('[data-square="8b"]').count() == 1  # the rook stays
     page.context.close()
 
 

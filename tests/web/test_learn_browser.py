@@ -189,3 +189,19 @@ def test_screenshots(server: str, browser: Any, language: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"puzzle-{language}.png"))
     assert page.errors == []
     page.context.close()
+
+
+def test_an_unknown_lesson_and_the_header_speak_the_page_language(server: str, browser: Any) -> None:
+    page = open_page(browser, "zh-Hans")
+    page.goto(f"{server}/learn/nope")
+    wait_ready(page)
+    assert page.locator("#lesson .lesson-feedback.bad").inner_text() == "没有这个课程。"
+    assert page.locator("nav.nav").get_attribute("aria-label") == "主菜单"
+    assert page.locator(".brand-sub").inner_text() == "将棋盘"
+    page.select_option("#language-select", "zh-Hant")
+    page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
+    page.wait_for_function("document.querySelector('nav.nav').getAttribute('aria-label') === '主選單'")
+    assert page.locator(".brand-sub").inner_text() == "將棋盤"
+    assert page.locator("#lesson .lesson-feedback.bad").inner_text() == "沒有這個課程。"
+    assert page.errors == []
+    page.context.close()

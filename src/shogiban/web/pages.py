@@ -91,8 +91,8 @@ def render_shell(
 <body data-page="{esc(page)}"{attributes}>
 <header class="topbar">
   <a class="brand" href="/"><span class="brand-mark" aria-hidden="true">☗</span><span class="brand-name">shogiban</span>
-  <span class="brand-sub" lang="ja">将棋盤</span></a>
-  <nav class="nav" aria-label="{t('ui.nav.label')}">{nav}</nav>
+  <span class="brand-sub" aria-hidden="true" data-i18n="ui.nav.brand">{t('ui.nav.brand')}</span></a>
+  <nav class="nav" aria-label="{t('ui.nav.label')}" data-i18n-aria-label="ui.nav.label">{nav}</nav>
   <label class="lang"><span class="visually-hidden" data-i18n="ui.nav.language">{t('ui.nav.language')}</span>
   <select id="language-select">{options}</select></label>
 </header>

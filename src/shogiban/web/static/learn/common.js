@@ -3,7 +3,7 @@
 // The pages are rule-free: every legal target, refusal reason and solver answer comes from the
 // server's JSON endpoints (shogiban.web.learn).
 
-import { currentLanguage, LANGUAGES, ready, setLanguage, translateDom } from "/static/js/i18n.js";
+import { currentLanguage, describeError, LANGUAGES, ready, setLanguage, translateDom } from "/static/js/i18n.js";
 
 /** Wait for the catalogue (it holds the learn pages' strings too), wire the language menu. */
 export async function startPage() {
@@ -24,7 +24,8 @@ export function pageReady() {
   document.body.classList.add("ready");
 }
 
-/** GET or POST JSON; throws Error(message) with the server's message on failure. */
+/** GET or POST JSON; on failure throws an Error whose message is the refusal in the page's
+ * language (the server's English message only for codes the catalogue lacks), with its code. */
 export async function request(url, body = undefined) {
   const options = body === undefined
     ? {}
@@ -37,9 +38,9 @@ export async function request(url, body = undefined) {
     data = null;
   }
   if (!response.ok) {
-    const message = (data && data.message) || `HTTP ${response.status}`;
-    const failure = new Error(message);
-    failure.code = data && data.code;
+    const code = (data && data.code) || "http";
+    const failure = new Error(describeError(code, (data && data.message) || `HTTP ${response.status}`, data && data.params));
+    failure.code = code;
     throw failure;
   }
   return data;

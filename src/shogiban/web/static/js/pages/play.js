@@ -61,9 +61,17 @@ export async function mount(root) {
   const previewBoard = createBoard(preview, { interactive: false, language: currentLanguage(), coordinates: true, animation: false });
 
   function handicapSfen() {
-    if (setup) return setup.sfen;
+    if (setup) return typeof setup.position === "string" ? setup.position : setup.sfen;
     const found = config.handicaps.find((x) => x.japanese === settings.handicap);
     return found ? found.sfen : "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+  }
+
+  // The name in the page's language, with the Japanese name beside it when that differs
+  // (平手 is 平手 in Chinese too: no "平手（平手）").
+  function handicapLabel(hc) {
+    const name = currentLanguage() === "ja" ? hc.japanese : t(`ui.handicap.${hc.english}`);
+    if (name === hc.japanese) return name;
+    return currentLanguage() === "en" ? `${name} (${hc.japanese})` : `${name}（${hc.japanese}）`;
   }
 
   function isHandicap() {
@@ -141,7 +149,7 @@ export async function mount(root) {
     } else {
       const select = h("select", { name: "handicap", id: "handicap-select" }, config.handicaps.map((hc) => h("option", {
         value: hc.japanese, selected: hc.japanese === settings.handicap,
-        text: currentLanguage() === "ja" ? hc.japanese : `${t(`ui.handicap.${hc.english}`)}（${hc.japanese}）`,
+        text: handicapLabel(hc),
       })));
       select.addEventListener("change", () => { settings.handicap = select.value; save(); renderForm(); });
       parts.push(field("ui.play.handicap", select, isHandicap() ? t("ui.play.handicap_help") : null));

@@ -298,7 +298,9 @@ export async function mount(root) {
     let node = current();
     if (node.result) node = tree.nodes[node.parent];
     const moves = line.slice(1, line.indexOf(node.id) + 1).map((id) => tree.nodes[id].usi).filter(Boolean);
-    const setup = { sfen: tree.start_sfen, moves, mode, lastMove: node.usi };
+    // position: the board after the moves, for the home page's preview (the game starts from
+    // sfen + moves, so its record keeps the whole game).
+    const setup = { sfen: tree.start_sfen, moves, mode, lastMove: node.usi, position: node.sfen };
     sessionStorage.setItem(SETUP_KEY, JSON.stringify(setup));
     location.assign("/");
   }

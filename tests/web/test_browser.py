@@ -421,6 +421,16 @@ def test_the_home_preview_shows_the_handicap_and_its_name_once(browser: Any, ser
     page.context.close()
 
 
+def test_after_a_loss_on_time_the_clock_shows_nothing_left(browser: Any, server: Server) -> None:
+    page = new_page(browser, "en")
+    create_game(page, server.url, mode="local", time={"main": 0, "byoyomi": 1})
+    page.wait_for_selector(".result-title", timeout=15000)  # sente's byoyomi ran out
+    page.wait_for_timeout(300)
+    assert page.locator(".clock[data-color='b'] .clock-time").first.inner_text() == "0:00"
+    assert page.locator(".clock[data-color='w'] .clock-time").first.inner_text() == "0:01"  # gote never moved
+    page.context.close()
+
+
 def test_errors_are_explained(browser: Any, server: Server) -> None:
     page = new_page(browser, "ja")
     create_game(page, server.url, mode="local")

@@ -129,6 +129,12 @@ export function clockView(state, color, now) {
       byoyomi = Math.max(0, byoyomi - spent);
     }
   }
+  // The side that lost on time has nothing left, whatever period the snapshot was taken in.
+  const outcome = state.outcome;
+  if (outcome && outcome.termination === "time_forfeit" && outcome.winner && outcome.winner !== color) {
+    main = 0;
+    byoyomi = 0;
+  }
   const inByoyomi = main <= 0 && clock.byoyomi > 0;
   const left = inByoyomi ? byoyomi : main;
   return { enabled: true, main, byoyomi, running, inByoyomi, low: running && left < 10000 };

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from shogiban import Board
-from shogiban.i18n import refusal_text
+from shogiban.i18n import refusal_text, template
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -323,6 +323,11 @@ def test_friend_game_in_two_browsers_with_a_spectator(browser: Any, server: Serv
     assert state["you"] is None
     assert len(state["moves"]) == 2
     assert friend.locator(".player-bar.bottom .player-name").inner_text() == "你"
+    # The spectator is told so, and sees the two sides (nobody is its friend).
+    assert spectator.locator(".watching-banner").inner_text() == "この対局を観戦しています。"
+    assert host.locator(".watching-banner").is_hidden()
+    assert sorted(spectator.locator(".player-name").all_inner_texts()) == sorted([
+        template("side.sente", "ja"), template("side.gote", "ja")])
     for page in (host, friend, spectator):
         assert page.js_errors == []
         page.context.close()
@@ -428,6 +433,20 @@ def test_after_a_loss_on_time_the_clock_shows_nothing_left(browser: Any, server:
     page.wait_for_timeout(300)
     assert page.locator(".clock[data-color='b'] .clock-time").first.inner_text() == "0:00"
     assert page.locator(".clock[data-color='w'] .clock-time").first.inner_text() == "0:01"  # gote never moved
+    page.context.close()
+
+
+def test_recent_games_name_the_opponent_in_the_language_shown(browser: Any, server: Server) -> None:
+    page = new_page(browser, "ja")
+    create_game(page, server.url, mode="computer", level=1, color="b")
+    page.wait_for_selector(".player-name")
+    page.goto(server.url + "/")
+    page.wait_for_selector(".recent-mode")
+    assert page.locator(".recent-mode").first.inner_text() == template("ui.player.computer", "ja").format(level=1)
+    page.select_option("#language-select", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    page.wait_for_function("document.querySelector('.recent-mode').textContent.startsWith('Computer')")
+    assert page.locator(".recent-mode").first.inner_text() == "Computer · level 1"
     page.context.close()
 
 

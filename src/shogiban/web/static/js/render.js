@@ -14,6 +14,8 @@ export function playerName(state, color) {
   if (state.game.mode === "local") return seat.name || sideName(color, isHandicap(state));
   if (mine) return t("ui.player.you");
   if (!seat.joined) return t("ui.player.open");
+  // Only a player has a "friend": a spectator sees the two sides.
+  if (!state.you) return seat.name || sideName(color, isHandicap(state));
   return seat.name || t("ui.player.friend");
 }
 

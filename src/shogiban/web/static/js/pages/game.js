@@ -29,6 +29,7 @@ export async function mount(root) {
   const barBottom = h("div", { class: "player-bar bottom" });
   const boardEl = h("div", { class: "board-host", id: "board" });
   const statusLine = h("p", { class: "status-line", role: "status", "aria-live": "polite" });
+  const watchingLine = h("p", { class: "watching-banner", hidden: true });
   const hintLine = h("p", { class: "hint-line", hidden: true });
   const reasonLine = h("p", { class: "reason-line", hidden: true });
   const connectionLine = h("p", { class: "connection-line", hidden: true });
@@ -49,7 +50,7 @@ export async function mount(root) {
   fill(root, h("div", { class: "game-layout" },
     h("section", { class: "board-column" }, barTop, boardEl, barBottom),
     h("aside", { class: "side-column" },
-      h("div", { class: "card status-card" }, statusLine, reasonLine, hintLine, connectionLine, summaryLine),
+      h("div", { class: "card status-card" }, watchingLine, statusLine, reasonLine, hintLine, connectionLine, summaryLine),
       joinCard,
       inviteCard,
       actions,
@@ -124,17 +125,12 @@ export async function mount(root) {
     board.setPosition(props);
   }
 
+  // What the recent-games list needs to name the opponent in whatever language it is shown in
+  // later (a translated label would keep the language of the day the game was played).
   function remember() {
-    const opponent = state.game.mode === "computer"
-      ? playerLabel(state.you === "b" ? "w" : "b")
-      : t(state.game.mode === "local" ? "ui.play.local" : "ui.play.friend");
-    rememberGame({ id: gameId, mode: state.game.mode, color: state.you, label: opponent, over: !!state.outcome });
-  }
-
-  function playerLabel(color) {
-    const seat = state.game.players[color];
-    if (seat.kind === "engine") return t("ui.player.computer", { level: seat.level });
-    return seat.name || t("ui.player.usi");
+    const seat = state.game.mode === "computer" ? state.game.players[state.you === "b" ? "w" : "b"] : null;
+    const opponent = seat ? { kind: seat.kind, level: seat.level ?? null, name: seat.kind === "usi" ? seat.name || null : null } : null;
+    rememberGame({ id: gameId, mode: state.game.mode, color: state.you, opponent, over: !!state.outcome });
   }
 
   // -- rendering -----------------------------------------------------------------------------
@@ -146,6 +142,8 @@ export async function mount(root) {
 
   function render() {
     const status = statusOf(viewState(), connection);
+    watchingLine.hidden = !(state.loaded && state.game && !state.you);
+    watchingLine.textContent = watchingLine.hidden ? "" : t("ui.game.watching");
     statusLine.textContent = status.text;
     statusLine.dataset.kind = status.kind;
     connectionLine.hidden = connection === "open" || connection === "gone" || !state.loaded;

@@ -239,6 +239,14 @@ export async function mount(root) {
     }
   }
 
+  // Entries written before the opponent was kept (a label in some language) show the mode.
+  function recentLabel(game) {
+    const opponent = game.opponent;
+    if (opponent && opponent.kind === "engine") return t("ui.player.computer", { level: opponent.level });
+    if (opponent && opponent.kind === "usi") return opponent.name || t("ui.player.usi");
+    return t(`ui.play.${["computer", "friend", "local"].includes(game.mode) ? game.mode : "local"}`);
+  }
+
   function renderSide() {
     const games = recentGames();
     const cards = [];
@@ -247,7 +255,7 @@ export async function mount(root) {
         h("h2", { class: "card-title", text: t("ui.play.recent") }),
         h("ul", { class: "recent-list" }, games.map((game) => h("li", {},
           h("a", { href: `/game/${encodeURIComponent(game.id)}` },
-            h("span", { class: "recent-mode", text: game.label || t(`ui.play.${game.mode}`) }),
+            h("span", { class: "recent-mode", text: recentLabel(game) }),
             h("span", { class: "recent-date", text: new Date(game.at).toLocaleString(currentLanguage()) }),
             game.over ? h("span", { class: "badge", text: t("ui.play.finished") }) : null),
           h("button", { class: "icon-btn", type: "button", "aria-label": t("ui.play.forget"), title: t("ui.play.forget"), text: "×",

@@ -450,6 +450,21 @@ def test_recent_games_name_the_opponent_in_the_language_shown(browser: Any, serv
     page.context.close()
 
 
+def test_the_declaration_asks_before_it_ends_the_game(browser: Any, server: Server) -> None:
+    page = new_page(browser, "en")
+    game = create_game(page, server.url, mode="local", sfen="RRBBGGGGS/S3K4/9/9/9/9/9/9/4k4 b 2P 1")
+    page.click("#declare-button")
+    page.wait_for_selector("#declare-yes")
+    assert api_state(page, server.url, game["id"])["outcome"] is None  # nothing sent yet
+    page.click("#declare-no")
+    page.wait_for_selector("#declare-button")
+    page.click("#declare-button")
+    page.click("#declare-yes")
+    page.wait_for_selector(".result-title")
+    assert api_state(page, server.url, game["id"])["outcome"]["termination"] == "entering_king"
+    page.context.close()
+
+
 def test_errors_are_explained(browser: Any, server: Server) -> None:
     page = new_page(browser, "ja")
     create_game(page, server.url, mode="local")

@@ -22,6 +22,7 @@ export async function mount(root) {
   let invite = document.body.dataset.invite || null;
   let inviteUrl = null;
   let confirmingResign = false;
+  let confirmingDeclare = false;
   let resultShownFor = null;
 
   // -- skeleton ------------------------------------------------------------------------------
@@ -221,9 +222,16 @@ export async function mount(root) {
   function renderActions() {
     const can = state.can;
     const buttons = [];
-    if (can.declare) {
+    if (can.declare && confirmingDeclare) {
+      // A declaration ends the game at once: ask first, as for resigning.
+      buttons.push(h("span", { class: "confirm" },
+        h("span", { text: t("ui.game.declare_confirm") }),
+        h("button", { class: "btn primary", id: "declare-yes", text: t("ui.game.yes"),
+          onclick: () => { confirmingDeclare = false; socket.send({ type: "declare", ply: state.position.ply }); render(); } }),
+        h("button", { class: "btn", id: "declare-no", text: t("ui.game.no"), onclick: () => { confirmingDeclare = false; render(); } })));
+    } else if (can.declare) {
       buttons.push(h("button", { class: "btn declare", id: "declare-button", text: t("ui.game.declare"),
-        onclick: () => socket.send({ type: "declare", ply: state.position.ply }) }));
+        onclick: () => { confirmingDeclare = true; render(); } }));
     }
     if (can.impasse) {
       const accepting = state.impasseOffer && state.impasseOffer !== state.you;

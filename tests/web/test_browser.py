@@ -465,6 +465,22 @@ def test_the_declaration_asks_before_it_ends_the_game(browser: Any, server: Serv
     page.context.close()
 
 
+def test_the_level_buttons_fit_a_phone(browser: Any, server: Server) -> None:
+    page = new_page(browser, "zh-Hant", width=360, height=740)
+    page.goto(server.url + "/")
+    page.wait_for_selector(".seg-level label")
+    boxes = [label.bounding_box() for label in page.locator(".seg-level label").all()]
+    assert len(boxes) == 8
+    for i, a in enumerate(boxes):
+        assert a["x"] >= 0
+        assert a["x"] + a["width"] <= 360
+        for b in boxes[i + 1:]:
+            apart = (a["x"] + a["width"] <= b["x"] + 0.5 or b["x"] + b["width"] <= a["x"] + 0.5
+                     or a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5)
+            assert apart, (a, b)
+    page.context.close()
+
+
 def test_errors_are_explained(browser: Any, server: Server) -> None:
     page = new_page(browser, "ja")
     create_game(page, server.url, mode="local")

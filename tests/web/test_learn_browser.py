@@ -205,3 +205,15 @@ def test_an_unknown_lesson_and_the_header_speak_the_page_language(server: str, b
     assert page.locator("#lesson .lesson-feedback.bad").inner_text() == "沒有這個課程。"
     assert page.errors == []
     page.context.close()
+
+
+def test_on_a_phone_the_puzzle_board_comes_before_the_list(server: str, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    page = context.new_page()
+    page.goto(f"{server}/puzzles")
+    wait_ready(page)
+    board = page.locator(".puzzle-board").bounding_box()
+    listing = page.locator("#puzzle-nav").bounding_box()
+    assert board["y"] < listing["y"]
+    assert board["y"] < 844  # on the first screen
+    context.close()

@@ -178,6 +178,10 @@ async function openPuzzle(id, push = false) {
   document.getElementById("puzzle-next").classList.remove("primary");
   setStatus(`${t("ui.puzzles.your_move")} ${t("ui.puzzles.moves_left", { n: movesLeft() })}`);
   renderNav();
+  // Chosen from the list on a narrow screen: bring the board back into view.
+  if (push && window.matchMedia("(max-width: 760px)").matches) {
+    document.getElementById("puzzle-heading").scrollIntoView({ block: "start" });
+  }
 }
 
 function nextPuzzle() {

@@ -481,6 +481,20 @@ def test_the_level_buttons_fit_a_phone(browser: Any, server: Server) -> None:
     page.context.close()
 
 
+def test_simplified_chinese_move_labels_use_simplified_pieces(browser: Any, server: Server) -> None:
+    page = new_page(browser, "zh-Hans")
+    game = create_game(page, server.url, mode="local", moves=["3i4h", "8b7b", "7g7f", "3c3d", "8h2b+", "3a2b"])
+    wait_for_ply(page, 6)
+    labels = page.locator(".move-list li[data-ply] .label").all_inner_texts()
+    assert labels[:3] == ["▲４八银", "△７二飞", "▲７六步"]
+    page.goto(f"{server.url}/record?game={game['id']}")
+    page.wait_for_selector(".record-moves li[data-index]")
+    texts = page.locator(".record-moves li[data-index] .label").all_inner_texts()
+    assert "▲２二角成" in texts
+    assert not any(c in "".join(texts) for c in "銀飛歩"), texts
+    page.context.close()
+
+
 def test_errors_are_explained(browser: Any, server: Server) -> None:
     page = new_page(browser, "ja")
     create_game(page, server.url, mode="local")

@@ -495,6 +495,24 @@ def test_simplified_chinese_move_labels_use_simplified_pieces(browser: Any, serv
     page.context.close()
 
 
+def test_the_notation_setting_applies_to_the_record_viewer(browser: Any, server: Server, tmp_path: Path) -> None:
+    path = tmp_path / "game.kif"
+    path.write_bytes("手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n".encode())
+    page = new_page(browser, "en")
+    page.goto(server.url + "/record")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector(".record-moves li[data-index]")
+    labels = page.locator(".record-moves li[data-index] .label")
+    assert labels.all_inner_texts()[1:] == ["P-7f", "P-3d", "Bx2b+"]  # English reads western by default
+    for notation, expected in [("japanese", "▲２二角成"), ("kitao", "角x22+"), ("csa", "+8822UM"), ("usi", "8h2b+")]:
+        page.select_option("#notation-select", notation)
+        page.wait_for_function(f"document.querySelectorAll('.record-moves .label')[3].textContent === {expected!r}")
+    page.reload()
+    page.wait_for_selector("#notation-select")
+    assert page.locator("#notation-select").input_value() == "usi"  # remembered
+    page.context.close()
+
+
 def test_errors_are_explained(browser: Any, server: Server) -> None:
     page = new_page(browser, "ja")
     create_game(page, server.url, mode="local")

@@ -27,6 +27,7 @@ from shogiban.i18n import (
     template,
     web_version,
 )
+from shogiban.notation.forms import NOTATIONS
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -74,6 +75,13 @@ def render_shell(
         f'<option value="{language_tag(code)}"{" selected" if code == language else ""}>{esc(name)}</option>'
         for code, name in language_names().items()
     )
+    # The notation menu; notation.js selects the remembered choice (the default is the language's).
+    default_notation = "western" if language == "en" else "japanese"
+    notations = "".join(
+        f'<option value="{name}" data-i18n="ui.notation.{name}"{" selected" if name == default_notation else ""}>'
+        f'{t(f"ui.notation.{name}")}</option>'
+        for name in NOTATIONS
+    )
     links = "".join(f'<link rel="stylesheet" href="{esc(href)}">' for href in stylesheets)
     body = f"""<!doctype html>
 <html lang="{tag}">
@@ -95,6 +103,8 @@ def render_shell(
   <nav class="nav" aria-label="{t('ui.nav.label')}" data-i18n-aria-label="ui.nav.label">{nav}</nav>
   <label class="lang"><span class="visually-hidden" data-i18n="ui.nav.language">{t('ui.nav.language')}</span>
   <select id="language-select">{options}</select></label>
+  <label class="notation"><span class="visually-hidden" data-i18n="ui.nav.notation">{t('ui.nav.notation')}</span>
+  <select id="notation-select">{notations}</select></label>
 </header>
 <main id="app" class="page page-{esc(page)}">{content or f"<noscript>{t('ui.app.noscript')}</noscript>"}</main>
 <div id="toast" class="toast" role="status" aria-live="polite"></div>

@@ -357,7 +357,7 @@ def game_tree(game: Game, *, max_nodes: int | None = None) -> dict[str, Any]:
         :data:`MAX_NODES`).
     """
     limit = MAX_NODES if max_nodes is None else max_nodes
-    from shogiban.notation.japanese import make_ki2_move
+    from shogiban.notation.forms import move_forms
 
     nodes: list[dict[str, Any]] = []
     board = Board(game.root.start_sfen(), lenient=True)
@@ -390,14 +390,17 @@ def game_tree(game: Game, *, max_nodes: int | None = None) -> dict[str, Any]:
             nodes[parent]["children"].append(index)
             continue
         previous = board.peek().to_square if board.ply else None
+        forms: dict[str, str] | None
         try:
-            label = make_ki2_move(board, node.move, previous_to=previous)
-        except ShogibanError:
-            label = node.move.usi()
+            forms = move_forms(board, node.move, previous_to=previous)
+            label = forms["japanese"]
+        except ShogibanError:  # a move the record holds but the rules refuse
+            forms, label = None, node.move.usi()
         board.push(node.move)
         index = visit(node, parent, previous)
         nodes[index]["usi"] = node.move.usi()
         nodes[index]["label"] = label
+        nodes[index]["forms"] = forms
         nodes[parent]["children"].append(index)
         stack.append((node, index, True))
         stack.extend((child, index, False) for child in reversed(node.variations))

@@ -2,6 +2,7 @@
 // (<body data-page="play|game|record">).
 
 import { currentLanguage, LANGUAGES, ready, setLanguage, translateDom } from "./i18n.js";
+import "./notation.js"; // wires the header's notation menu
 
 const PAGES = {
   play: () => import("./pages/play.js"),

@@ -1,7 +1,8 @@
 // Rendering of the game page's parts from the state (see state.js): player bars, clocks, the
 // status line, the move list and the result.  Input handling lives in pages/game.js.
 
-import { currentLanguage, moveLabel, t } from "./i18n.js";
+import { currentLanguage, t } from "./i18n.js";
+import { moveText, moveTextLang } from "./notation.js";
 import { clockView, isHandicap, loserOf, myColor, resultView } from "./state.js";
 import { formatClock, h, sideMark, sideName, fill } from "./util.js";
 
@@ -137,7 +138,7 @@ export function renderMoveList(list, state) {
     dataset: { ply: move.ply },
   },
   h("span", { class: "ply", text: String(move.ply) }),
-  h("span", { class: "label", lang: currentLanguage() === "en" ? "ja" : currentLanguage(), text: moveLabel(move.label) }),
+  h("span", { class: "label", lang: moveTextLang(), text: moveText(move) }),
   move.spent_ms >= 1000 ? h("span", { class: "spent", text: formatClock(move.spent_ms) }) : null));
   if (state.outcome) {
     items.push(h("li", { class: "result-entry" }, h("span", { class: "ply" }), h("span", { class: "label", text: resultTitle(state) })));

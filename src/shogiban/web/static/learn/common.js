@@ -4,6 +4,7 @@
 // server's JSON endpoints (shogiban.web.learn).
 
 import { currentLanguage, describeError, LANGUAGES, ready, setLanguage, translateDom } from "/static/js/i18n.js";
+import "/static/js/notation.js"; // wires the header's notation menu
 
 /** Wait for the catalogue (it holds the learn pages' strings too), wire the language menu. */
 export async function startPage() {

@@ -3,7 +3,8 @@
 // clicks into requests and renders the state (state.js, render.js).
 
 import { createBoard } from "../board.js";
-import { currentLanguage, moveLabel, onLanguageChange, t } from "../i18n.js";
+import { currentLanguage, onLanguageChange, t } from "../i18n.js";
+import { moveText, onNotationChange } from "../notation.js";
 import { GameSocket } from "../net.js";
 import { gameSummary, renderMoveList, renderPlayerBar, resultReason, resultTitle, statusOf } from "../render.js";
 import { boardProps, initialState, isHandicap, reduce, resultView } from "../state.js";
@@ -178,7 +179,7 @@ export async function mount(root) {
   function renderHint() {
     const hint = state.hint;
     hintLine.hidden = !hint;
-    if (hint) hintLine.textContent = hint.usi ? t("ui.game.hint_text", { move: hint.label ? moveLabel(hint.label) : hint.usi }) : t("ui.game.hint_none");
+    if (hint) hintLine.textContent = hint.usi ? t("ui.game.hint_text", { move: hint.label ? moveText(hint) : hint.usi }) : t("ui.game.hint_none");
   }
 
   function renderJoin() {
@@ -338,6 +339,7 @@ export async function mount(root) {
     if (state.loaded && state.clock && state.clock.enabled && !state.outcome) renderBars();
   }, 200);
 
+  onNotationChange(() => render());
   onLanguageChange((language) => {
     board.setLanguage(language);
     render();

@@ -3,7 +3,8 @@
 // The server reads the record and gives every node its position: the browser knows no rules.
 
 import { createBoard } from "../board.js";
-import { currentLanguage, has, moveLabel, onLanguageChange, t } from "../i18n.js";
+import { currentLanguage, has, onLanguageChange, t } from "../i18n.js";
+import { moveText, moveTextLang, onNotationChange } from "../notation.js";
 import { icon } from "../icons.js";
 import { api, ApiError, errorText, h, toast, fill } from "../util.js";
 
@@ -166,7 +167,7 @@ export async function mount(root) {
       const key = `ui.recres.${node.result}`;
       return has(key) ? t(key) : node.word || node.result;
     }
-    return node.label ? moveLabel(node.label) : t("ui.record.start");
+    return node.label ? moveText(node) : t("ui.record.start");
   }
 
   function renderPosition() {
@@ -221,7 +222,7 @@ export async function mount(root) {
       const parent = tree.nodes[node.parent];
       const item = h("li", { dataset: { index: i }, class: node.result ? "result-entry" : null },
         h("span", { class: "ply", text: String(node.ply) }),
-        h("span", { class: "label", lang: "ja", text: nodeLabel(node) }),
+        h("span", { class: "label", lang: moveTextLang(), text: nodeLabel(node) }),
         node.comment ? h("span", { class: "has-comment", title: t("ui.record.comment") }, icon("comment")) : null);
       item.addEventListener("click", () => go(i));
       items.push(item);
@@ -232,7 +233,7 @@ export async function mount(root) {
             parent.children.map((childId) => {
               const child = tree.nodes[childId];
               return h("button", {
-                type: "button", class: `chip${childId === node.id ? " active" : ""}`, lang: "ja",
+                type: "button", class: `chip${childId === node.id ? " active" : ""}`, lang: moveTextLang(),
                 text: nodeLabel(child),
                 onclick: () => {
                   line = mainLineFrom(childId);
@@ -348,6 +349,7 @@ export async function mount(root) {
   });
 
   renderOpen();
+  onNotationChange(() => { if (tree) renderAll(); });
   onLanguageChange((language) => {
     renderOpen();
     if (tree) {

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from shogiban import Move
-from shogiban.lessons.puzzles import puzzles_by_length
+from shogiban.lessons.puzzles import get_puzzle, puzzles_by_length, puzzles_by_theme
 from shogiban.squares import parse_square, square_file, square_rank
 
 pytestmark = pytest.mark.browser
@@ -154,12 +154,61 @@ def test_puzzle_solved_by_clicking(server: str, browser: Any) -> None:
     solved = page.evaluate("() => JSON.parse(localStorage.getItem('shogiban.puzzles.solved'))")
     assert puzzle.id in solved
     assert page.locator(f'a.puzzle-button.solved[data-puzzle="{puzzle.id}"]').count() == 1
+    # Solved alone at the first try: the learner's rating goes up from 1500.
+    rating = page.evaluate("() => JSON.parse(localStorage.getItem('shogiban.puzzles.rating'))")
+    assert rating["rating"] > 1500
+    assert rating["rd"] < 350
+    assert f"Rating {round(rating['rating'])} (+" in status.inner_text()
+    assert page.errors == []
+    page.context.close()
+
+
+def test_glicko2_follows_glickmans_worked_example(server: str, browser: Any) -> None:
+    page = open_page(browser, "en")
+    page.goto(f"{server}/puzzles")
+    wait_ready(page)
+    result = page.evaluate("""async () => {
+        const { update } = await import('/static/learn/glicko.js');
+        return update({ rating: 1500, rd: 200, volatility: 0.06 },
+            [{ rating: 1400, rd: 30, score: 1 }, { rating: 1550, rd: 100, score: 0 },
+             { rating: 1700, rd: 300, score: 0 }]);
+    }""")
+    # Glickman, "Example of the Glicko-2 system": r' = 1464.06, RD' = 151.52, sigma' = 0.05999.
+    assert abs(result["rating"] - 1464.06) < 0.05
+    assert abs(result["rd"] - 151.52) < 0.05
+    assert abs(result["volatility"] - 0.05999) < 0.00001
+    page.context.close()
+
+
+def test_puzzle_groups_by_theme_the_daily_puzzle_and_the_solution(server: str, browser: Any) -> None:
+    page = open_page(browser, "ja")
+    page.goto(f"{server}/puzzles")
+    wait_ready(page)
+    options = page.locator("#puzzle-group option").all_inner_texts()
+    assert any(text.startswith("捨て駒 (") for text in options)
+    assert any(text.startswith("11手詰 (") for text in options)
+    page.select_option("#puzzle-group", "theme-sacrifice")
+    page.locator("#puzzle-list summary").click()
+    sacrifices = {p.id for p in puzzles_by_theme()["sacrifice"]}
+    shown = page.locator("#puzzle-list a.puzzle-button").evaluate_all("els => els.map((e) => e.dataset.puzzle)")
+    assert set(shown) == sacrifices
+    daily = page.evaluate("async () => (await (await fetch('/api/puzzles')).json()).daily.id")
+    page.click("#puzzle-daily")
+    page.wait_for_url(f"**/puzzles/{daily}")
+    page.wait_for_selector(f'#puzzle-list a[aria-current="page"][data-puzzle="{daily}"]', state="attached")
+    page.click("#puzzle-solution")
+    page.wait_for_selector("#puzzle-solution-list button")
+    assert page.locator("#puzzle-solution-list button").count() == get_puzzle(daily).length
+    rating = page.evaluate("() => JSON.parse(localStorage.getItem('shogiban.puzzles.rating'))")
+    assert rating["rating"] < 1500  # seeing the solution counts as not solved
+    page.locator("#puzzle-solution-list button").first.click()
+    assert page.locator("#puzzle-solution-list button").first.get_attribute("aria-current") == "step"
     assert page.errors == []
     page.context.close()
 
 
 def test_hint_highlights_then_shows_the_move(server: str, browser: Any) -> None:
-    puzzle = puzzles_by_length()[1][0]
+    puzzle = next(p for p in puzzles_by_length()[1] if "*" not in p.solution[0])  # an arrow, not a drop's ring
     page = open_page(browser, "zh-Hans")
     page.goto(f"{server}/puzzles/{puzzle.id}")
     wait_ready(page)

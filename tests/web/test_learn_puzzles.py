@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,15 +15,19 @@ from starlette.testclient import TestClient
 
 from shogiban import Board, Move
 from shogiban.lessons.puzzles import (
+    DAILY_RATINGS,
     LENGTHS,
+    THEMES,
     Puzzle,
     PuzzleChecker,
+    daily_puzzle,
     default_solver,
     get_puzzle,
     load_puzzles,
     puzzles_by_length,
+    puzzles_by_theme,
 )
-from shogiban.tsume import solve
+from shogiban.tsume import check_mate_line, solve
 from shogiban.web.learn import make_routes
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
@@ -79,9 +84,59 @@ def _check_sound(puzzles: list[Puzzle]) -> None:
     for puzzle in puzzles:
         board = Board(puzzle.sfen)  # strict: no impossible positions (some generated rows have 二歩)
         for conventions in (True, False):
-            result = solve(board, timeout=10, conventions=conventions)
+            result = solve(board, timeout=10, conventions=conventions, check_unique=conventions)
             assert result.status == "mate", puzzle.id
             assert result.length == puzzle.length, (puzzle.id, conventions)
+            if conventions:
+                assert result.unique, puzzle.id  # one mating line: no 余詰
+        assert check_mate_line(board, [Move.from_usi(m) for m in puzzle.solution]) is None, puzzle.id
+
+
+def test_at_least_a_thousand_problems_rated_and_grouped_by_theme() -> None:
+    puzzles = load_puzzles()
+    assert len(puzzles) >= 1000
+    # The rating follows the solver's effort within a length, not only the length.
+    for length, group in puzzles_by_length().items():
+        efforts = [p.effort for p in group]
+        assert efforts == sorted(efforts) or len({p.rating for p in group}) > 1, length
+        assert [p.rating for p in group] == sorted(p.rating for p in group)  # easiest first
+    assert all(600 <= p.rating <= 2600 for p in puzzles)
+    themes = puzzles_by_theme()
+    assert set(themes) == set(THEMES)
+    assert all(themes[name] for name in THEMES), {name: len(v) for name, v in themes.items()}
+    # Each theme is what its name says, on the shipped line.
+    for puzzle in themes["interposition"]:
+        assert any("*" in move for move in puzzle.solution[1::2]), puzzle.id
+    for puzzle in themes["drop_first"]:
+        assert "*" in puzzle.solution[0], puzzle.id
+    for puzzle in themes["sacrifice"]:
+        attacker, defender = puzzle.solution[0::2], puzzle.solution[1::2]
+        assert any(a[2:4] == d[2:4] and "*" not in d for a, d in zip(attacker, defender, strict=False)), puzzle.id
+
+
+def test_the_daily_puzzle_is_the_same_all_day_and_changes_with_the_day() -> None:
+    first = daily_puzzle(datetime.date(2026, 12, 2))
+    assert first == daily_puzzle(datetime.date(2026, 12, 2))
+    week = {daily_puzzle(datetime.date(2026, 12, day)).id for day in range(1, 8)}
+    assert len(week) >= 6
+    assert all(DAILY_RATINGS[0] <= get_puzzle(i).rating <= DAILY_RATINGS[1] for i in week)
+
+
+def test_the_listing_has_themes_and_the_daily_puzzle_and_a_solution_steps_through(client: TestClient) -> None:
+    listing = client.get("/api/puzzles?lang=en").json()
+    assert {t["theme"] for t in listing["themes"]} == set(THEMES)
+    daily = listing["daily"]
+    assert daily["id"] == daily_puzzle(datetime.date.fromisoformat(daily["date"])).id
+    puzzle = puzzles_by_length()[3][0]
+    solution = client.get(f"/api/puzzles/{puzzle.id}/solution").json()
+    assert [s["usi"] for s in solution["steps"]] == list(puzzle.solution)
+    board = Board(puzzle.sfen)
+    for step in solution["steps"]:
+        board.push_usi(step["usi"])
+        assert step["sfen"] == board.sfen()
+    assert board.is_checkmate()
+    assert set(solution["steps"][0]["forms"]) == {"japanese", "western", "kitao", "csa", "usi"}
+    assert client.get("/api/puzzles/nope/solution").status_code == 404
 
 
 def test_some_shipped_problems_are_sound_positions_solved_at_their_length() -> None:
@@ -98,7 +153,7 @@ def test_every_shipped_problem_is_a_sound_position_solved_at_its_length() -> Non
 
 def test_list_and_start_position(client: TestClient) -> None:
     groups = client.get("/api/puzzles?lang=ja").json()["groups"]
-    assert [g["title"] for g in groups] == ["1手詰", "3手詰", "5手詰", "7手詰"]
+    assert [g["title"] for g in groups] == ["1手詰", "3手詰", "5手詰", "7手詰", "9手詰", "11手詰"]
     first = groups[1]["puzzles"][0]["id"]
     start = client.get(f"/api/puzzles/{first}").json()
     assert start["length"] == 3

@@ -1,6 +1,7 @@
 """Mate problems (詰将棋) for the learner: the attacker's moves are checked with the tsume solver.
 
-The problems are machine-generated ones from tanuki-tsume-shogi (MIT, see ``PUZZLES.md``).  The
+The problems are machine-generated ones from tanuki-tsume-shogi (MIT, see ``PUZZLES.md``), each
+re-checked by ``tools/make_puzzles.py`` with the solver, rated and tagged with themes.  The
 learner plays the attacker.  A move is accepted when it is legal, gives check, and still mates
 within the moves left -- any such move, not only the stored solution.  The defender then plays
 the reply that resists longest according to the solver.
@@ -13,6 +14,8 @@ the reply that resists longest according to the solver.
 from __future__ import annotations
 
 import csv
+import datetime
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -31,7 +34,12 @@ from shogiban.play.moveinput import format_move
 from shogiban.squares import SQUARE_NAMES
 
 #: The lengths offered, in plies.
-LENGTHS = (1, 3, 5, 7)
+LENGTHS = (1, 3, 5, 7, 9, 11)
+#: What a solution may teach (``tools/make_puzzles.py`` finds them from the line): 捨て駒, 合駒,
+#: avoiding 打ち歩詰め, declining promotion (不成), and a first move from the hand.
+THEMES = ("sacrifice", "interposition", "no_pawn_drop_mate", "no_promotion", "drop_first")
+#: The daily puzzle is drawn from problems rated in this range (neither trivial nor very long).
+DAILY_RATINGS = (1000, 2000)
 #: Seconds the solver may spend on one position while checking a move.
 SOLVE_TIMEOUT = 10.0
 
@@ -62,6 +70,12 @@ class Puzzle:
     """Where the problem comes from."""
     number: int = 0
     """1-based position within its length group."""
+    effort: int = 0
+    """The solver's nodes under the tsume conventions: how much searching the problem needs."""
+    rating: int = 1500
+    """Starting puzzle rating (Glicko-2 scale) from the length and the effort (see PUZZLES.md)."""
+    themes: tuple[str, ...] = ()
+    """What the solution teaches, from :data:`THEMES`."""
 
 
 @cache
@@ -74,8 +88,28 @@ def load_puzzles() -> tuple[Puzzle, ...]:
     for row in rows:
         length = int(row[2])
         counters[length] = counters.get(length, 0) + 1
-        found.append(Puzzle(row[0], row[1], length, tuple(row[3].split()), row[4], counters[length]))
+        effort, rating, themes = (int(row[5]), int(row[6]), row[7]) if len(row) >= 8 else (0, 1500, "")
+        found.append(Puzzle(row[0], row[1], length, tuple(row[3].split()), row[4], counters[length],
+                            effort, rating, tuple(t for t in themes.split(",") if t)))
     return tuple(found)
+
+
+def puzzles_by_theme() -> dict[str, list[Puzzle]]:
+    """The puzzles of each theme of :data:`THEMES`, easiest first."""
+    groups: dict[str, list[Puzzle]] = {theme: [] for theme in THEMES}
+    for puzzle in sorted(load_puzzles(), key=lambda p: p.rating):
+        for theme in puzzle.themes:
+            groups.setdefault(theme, []).append(puzzle)
+    return groups
+
+
+def daily_puzzle(day: datetime.date) -> Puzzle:
+    """The puzzle of *day*: the same for everybody, drawn by a hash of the date from the problems
+    rated within :data:`DAILY_RATINGS` (so consecutive days do not walk through the file)."""
+    low, high = DAILY_RATINGS
+    pool = [p for p in load_puzzles() if low <= p.rating <= high] or list(load_puzzles())
+    digest = hashlib.sha256(day.isoformat().encode("ascii")).digest()
+    return pool[int.from_bytes(digest[:8], "big") % len(pool)]
 
 
 def puzzles_by_length() -> dict[int, list[Puzzle]]:

@@ -11,7 +11,9 @@ visitor's language as for the pages: :func:`shogiban.web.pages.request_language`
 * ``GET  /api/learn/lessons?lang=``                       -- the lessons' ids and titles
 * ``GET  /api/learn/lessons/{id}?lang=``                  -- a lesson: texts, diagrams, exercises
 * ``POST /api/learn/lessons/{id}/sections/{n}/try``       -- ``{"usi", "lang"}``: check a move
-* ``GET  /api/puzzles?lang=``                             -- the problems, grouped by length
+* ``GET  /api/puzzles?lang=``                             -- the problems (id, length, rating, themes),
+  the groups by length and by theme, and today's daily puzzle
+* ``GET  /api/puzzles/{id}/solution``                     -- the stored solution, step by step
 * ``GET  /api/puzzles/{id}``                              -- a problem's start position
 * ``POST /api/puzzles/{id}/move``                         -- ``{"line", "usi", "lang"}``: check a move
 * ``POST /api/puzzles/{id}/hint``                         -- ``{"line"}``: the piece to move, the move
@@ -25,7 +27,9 @@ visitor's language as for the pages: :func:`shogiban.web.pages.request_language`
 
 from __future__ import annotations
 
+import datetime
 from importlib import resources
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -33,18 +37,23 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
+from shogiban.board import Board
 from shogiban.i18n import Language, UnknownLanguageError, normalize_language, translate
 from shogiban.lessons.content import UnknownLessonError, lesson_index, render_lesson, try_move
 from shogiban.lessons.puzzles import (
+    THEMES,
     Puzzle,
     PuzzleChecker,
     UnknownPuzzleError,
+    daily_puzzle,
     get_puzzle,
     hint_payload,
     position_view,
     puzzles_by_length,
+    puzzles_by_theme,
     replay,
 )
+from shogiban.notation.forms import move_forms
 from shogiban.web.pages import render_shell, request_language
 from shogiban.web.routing import Checked, CheckedRoute
 from shogiban.web.schema import (
@@ -121,15 +130,23 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
 
     async def api_puzzles(request: Request, checked: Checked) -> Response:
         language = _language(checked.query.get("lang"), request)
-        groups = [
+        groups: list[dict[str, Any]] = [
             {
-                "length": length,
+                "key": f"mate-{length}", "length": length,
                 "title": translate("puzzle.group", language, count=length),
-                "puzzles": [{"id": p.id, "number": p.number} for p in puzzles],
+                "puzzles": [{"id": p.id, "number": p.number, "rating": p.rating, "themes": list(p.themes)}
+                            for p in puzzles],
             }
-            for length, puzzles in puzzles_by_length().items()
+            for length, puzzles in puzzles_by_length().items() if puzzles
         ]
-        return JSONResponse({"language": language, "groups": groups})
+        themes = [
+            {"key": f"theme-{theme}", "theme": theme, "puzzles": [p.id for p in puzzles]}
+            for theme, puzzles in puzzles_by_theme().items() if puzzles and theme in THEMES
+        ]
+        today = datetime.datetime.now(datetime.UTC).date()
+        daily = daily_puzzle(today)
+        return JSONResponse({"language": language, "groups": groups, "themes": themes,
+                             "daily": {"id": daily.id, "date": today.isoformat()}})
 
     def _puzzle(checked: Checked) -> Puzzle:
         try:
@@ -144,6 +161,10 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
             {"id": puzzle.id, "length": puzzle.length, "number": puzzle.number, "source": puzzle.source,
              **position_view(board)}
         )
+
+    async def api_puzzle_solution(request: Request, checked: Checked) -> Response:
+        puzzle = _puzzle(checked)
+        return JSONResponse(await run_in_threadpool(_solution_steps, puzzle))
 
     async def api_puzzle_move(request: Request, checked: Checked) -> Response:
         puzzle = _puzzle(checked)
@@ -171,12 +192,26 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
                      params={**lesson, "index": SECTION_INDEX}, body=LESSON_TRY),
         CheckedRoute("/api/puzzles", api_puzzles, query=LANG_QUERY),
         CheckedRoute("/api/puzzles/{puzzle_id}", api_puzzle, params=puzzle),
+        CheckedRoute("/api/puzzles/{puzzle_id}/solution", api_puzzle_solution, params=puzzle),
         CheckedRoute("/api/puzzles/{puzzle_id}/move", api_puzzle_move, methods=["POST"], params=puzzle,
                      body=PUZZLE_MOVE),
         CheckedRoute("/api/puzzles/{puzzle_id}/hint", api_puzzle_hint, methods=["POST"], params=puzzle,
                      body=PUZZLE_HINT),
         Mount("/static/learn", app=StaticFiles(directory=str(STATIC_DIR)), name="learn-static"),
     ]
+
+
+def _solution_steps(puzzle: Puzzle) -> dict[str, Any]:
+    """The stored solution of *puzzle*: each move in every notation and the position after it."""
+    board = Board(puzzle.sfen)
+    steps = []
+    for usi in puzzle.solution:
+        move = board.parse_usi(usi)
+        forms = move_forms(board, move)
+        board.push(move)
+        steps.append({"usi": usi, "label": forms["japanese"], "forms": forms, "sfen": board.sfen(),
+                      "check": board.is_check()})
+    return {"id": puzzle.id, "start": puzzle.sfen, "steps": steps}
 
 
 #: The routes the web application mounts.

@@ -36,8 +36,10 @@ from shogiban.analysis.classify import (
     missed_mate,
     move_accuracy,
 )
+from shogiban.analysis.comments import analysis_from_game, annotate_game
 from shogiban.analysis.game import GameAnalysis, MoveAnalysis, judge_move
 from shogiban.analysis.positions import AnalysisDataError, Line, PositionAnalysis, position_key
+from shogiban.analysis.report import evaluation_svg, summary_rows
 
 __all__ = [
     "DEFAULT_THRESHOLDS",
@@ -57,12 +59,16 @@ __all__ = [
     "Thresholds",
     "analyse_game",
     "analyse_position",
+    "analysis_from_game",
+    "annotate_game",
     "cache_key",
     "classify",
+    "evaluation_svg",
     "judge_move",
     "limit_text",
     "mean_accuracy",
     "missed_mate",
     "move_accuracy",
     "position_key",
+    "summary_rows",
 ]

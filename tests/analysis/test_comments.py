@@ -188,3 +188,9 @@ def test_situation_words_follow_shogihome() -> None:
 def test_format_pv_writes_same_square_moves_as_ki2() -> None:
     board = Board()
     assert format_pv(board, _moves("7g7f", "3c3d", "8h2b+", "3a2b")) == "▲７六歩△３四歩▲２二角成△同　銀"
+
+
+def test_a_mate_line_wins_over_a_score_beside_it() -> None:
+    game = read_game("   1 ７六歩(77)\n*#詰み=先手勝ち:9手\n*先手勝勢\n*#評価値=31990\n")
+    analysis = analysis_from_game(game)
+    assert analysis.positions[game.root.variations[0]].score == Score(mate=9)

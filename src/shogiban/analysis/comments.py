@@ -197,6 +197,8 @@ def _read_comment(comment: str) -> _Found | None:
             found = research if m.group(1) == "#" else player
             key, value = m.group(2), m.group(3).strip()
             if key == "評価値":
+                if found.score is not None and found.score.is_mate():
+                    continue  # a mate line says more than a score beside it
                 try:
                     found.score = Score(cp=round(float(value)))
                 except ValueError:

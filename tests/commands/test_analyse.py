@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from importlib import resources
 from pathlib import Path
 
 import jsonschema
 import pytest
 
+from shogiban import __version__
 from shogiban.analysis.comments import analysis_from_game
 from shogiban.cli import main
 from shogiban.kifu import read_game_file
@@ -134,3 +136,16 @@ def test_an_engine_that_does_not_start_fails_the_file(tmp_path: Path, capsys: py
     source.write_text(GIFT)
     assert main(["analyse", str(source), "--engine", str(tmp_path / "no-such-engine"), "--depth", "1"]) == 1
     assert "no-such-engine" in capsys.readouterr().err
+
+
+def test_a_usi_engine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "gift.csa"
+    source.write_text(GIFT)
+    command = f"{sys.executable} -m shogiban.usi.server"
+    assert main(["analyse", str(source), "--engine", command, "--depth", "2", "--json"]) == 0
+    (game,) = _json_lines(capsys.readouterr().out)
+    jsonschema.validate(game, _schema())
+    positions = game["positions"]
+    assert isinstance(positions, list)
+    assert positions[3]["label"] == "blunder"
+    assert game["engine"] == f"shogiban {__version__}"  # the engine's own id name

@@ -1,7 +1,8 @@
 """A game's analysis: :class:`GameAnalysis` holds a :class:`PositionAnalysis` for each node of
 the record that was analysed and a :class:`MoveAnalysis` for each move between two of them.
 
-Key moments are the moves of the main line with the largest swings of sente's win rate.
+Key moments are the moves of the main line with the largest swings of sente's win rate (of at
+least 5 points).
 """
 
 from __future__ import annotations
@@ -163,10 +164,12 @@ class GameAnalysis:
         moves = [m for m in self.mainline_moves() if (color is None or m.mover == color) and m.loss > 0]
         return max(moves, key=lambda m: (m.loss, -m.ply)) if moves else None
 
-    def key_moments(self, count: int = 3) -> list[MoveAnalysis]:
-        """The *count* main-line moves with the largest swings of win rate, in game order."""
-        moves = sorted(self.mainline_moves(), key=lambda m: (-abs(m.swing), m.ply))
-        return sorted((m for m in moves[:count] if m.swing != 0), key=lambda m: m.ply)
+    def key_moments(self, count: int = 3, minimum: float = 0.05) -> list[MoveAnalysis]:
+        """The *count* main-line moves with the largest swings of sente's win rate (at least
+        *minimum*: a quiet game has none), in game order."""
+        moves = [m for m in self.mainline_moves() if abs(m.swing) >= minimum]
+        moves.sort(key=lambda m: (-abs(m.swing), m.ply))
+        return sorted(moves[:count], key=lambda m: m.ply)
 
     # -- data ----------------------------------------------------------------------------------
 

@@ -154,7 +154,7 @@ def _report(result: FileResult, args: argparse.Namespace, console: Any, language
     if result.data is not None:
         moves = {p["ply"]: p["move"] for p in result.data["positions"]}
         moments = ", ".join(f"{ply}. {moves.get(ply)}" for ply in result.data["key_moments"])
-        console.print(f"{translate('analysis.column.key_moments', language)}: "
-                      f"{moments or translate('analysis.summary.none', language)}", highlight=False)
+        console.print(translate("analysis.summary.key_moments", language,
+                                moves=moments or translate("analysis.summary.none", language)), highlight=False)
         console.print(translate("analysis.summary.engine", language, engine=result.data.get("engine"),
                                 limit=result.data.get("limit")), highlight=False)

@@ -43,8 +43,7 @@ def test_one_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert all("score" in p and "best_move" in p and "pv" in p for p in positions)
     assert "gift.csa の解析" in captured.err  # the summary table's title
     assert "大悪手" in captured.err
-    assert "勝負所: " in captured.err
-    assert "3. 8h3c+" in captured.err
+    assert "勝負所：3. 8h3c+\n" in captured.err  # the only big swing
     record = tmp_path / "gift-analysis.csa"
     assert (tmp_path / "gift-analysis.svg").read_text().startswith("<svg")
     text = record.read_text("cp932")

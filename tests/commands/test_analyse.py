@@ -148,3 +148,14 @@ def test_a_usi_engine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert isinstance(positions, list)
     assert positions[3]["label"] == "blunder"
     assert game["engine"] == f"shogiban {__version__}"  # the engine's own id name
+
+
+def test_a_file_into_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "gift.csa"
+    source.write_text(GIFT)
+    out = tmp_path / "out"
+    out.mkdir()
+    assert main(["analyse", str(source), str(out), "--depth", "1"]) == 0
+    assert (out / "gift.csa").exists()
+    assert (out / "gift.svg").exists()
+    capsys.readouterr()

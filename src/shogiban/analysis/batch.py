@@ -145,6 +145,8 @@ def record_jobs(source: Path, output: Path | None, suffix: str | None = None) ->
         return jobs
     if output is None:
         output = source.with_name(f"{source.stem}-analysis{suffix or source.suffix}")
+    elif output.is_dir():
+        output = output / (source.stem + (suffix or source.suffix))
     return [FileJob(source, output, output.with_suffix(".svg"))]
 
 

@@ -159,3 +159,54 @@ def test_a_file_into_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert (out / "gift.csa").exists()
     assert (out / "gift.svg").exists()
     capsys.readouterr()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_workers_die_with_the_command(tmp_path: Path, shared_data: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for path in sorted((shared_data / "csa" / "shogi-server").glob("*.csa"))[:4]:
+        shutil.copy(path, folder / path.name)
+    parent = subprocess.Popen(
+        [sys.executable, "-m", "shogiban", "analyse", str(folder), str(tmp_path / "out"), "--depth", "6",
+         "--jobs", "2", "--no-cache"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        workers: list[int] = []
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.2)
+            workers = [pid for pid in _children(parent.pid)
+                       if "multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")]
+        assert len(workers) >= 2, "the workers did not start"
+        time.sleep(1.0)
+        assert parent.poll() is None, "the analysis ended before it could be killed"
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in workers):
+            time.sleep(0.1)
+        alive = [pid for pid in workers if Path(f"/proc/{pid}").exists()
+                 and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
+        assert not alive
+    finally:
+        if parent.poll() is None:
+            parent.kill()

@@ -17,7 +17,7 @@ from shogiban.i18n import catalog
 PACKAGE = Path(catalog.__file__).resolve().parent
 TAGS = [i18n.language_tag(language) for language in i18n.LANGUAGES]
 DOMAINS = {"language", "format", "side", "piece", "rules", "termination", "error", "ui", "terminal", "learn",
-           "puzzle", "lessons"}
+           "puzzle", "lessons", "analysis"}
 #: Texts that are the same in a language as in English, and why.
 SAME_AS_ENGLISH = {
     "terminal.game.prompt",  # only the side's name and ">"

@@ -1,0 +1,249 @@
+"""A game's analysis: :class:`GameAnalysis` holds a :class:`PositionAnalysis` for each node of
+the record that was analysed and a :class:`MoveAnalysis` for each move between two of them.
+
+Key moments are the moves of the main line with the largest swings of sente's win rate (of at
+least 5 points).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from shogiban.analysis.classify import (
+    DEFAULT_THRESHOLDS,
+    Label,
+    Thresholds,
+    classify,
+    mean_accuracy,
+    missed_mate,
+    move_accuracy,
+)
+from shogiban.analysis.positions import PositionAnalysis, score_to_json
+from shogiban.board import Board
+from shogiban.engines.score import DEFAULT_WIN_RATE, WinRateModel
+from shogiban.kifu.game import Game, GameNode
+from shogiban.move import Move
+from shogiban.pieces import Color
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAnalysis:
+    """The judgment of one move played: win rates are the mover's."""
+
+    node: GameNode = field(repr=False, compare=False)
+    """The record's node of the move."""
+    ply: int
+    move: Move
+    mover: Color
+    before: PositionAnalysis = field(repr=False)
+    after: PositionAnalysis = field(repr=False)
+    win_rate_before: float
+    win_rate_after: float
+    loss: float
+    """Win rate lost by the move (0..1, never negative)."""
+    label: Label | None
+    missed_mate: bool
+    accuracy: float
+    """The move's accuracy, 0..100 (see :func:`~shogiban.analysis.classify.move_accuracy`)."""
+
+    @property
+    def best_move(self) -> Move | None:
+        """The engine's move in the position before."""
+        return self.before.best_move
+
+    @property
+    def is_best(self) -> bool:
+        """Whether the move played is the engine's."""
+        return self.before.best_move == self.move
+
+    @property
+    def swing(self) -> float:
+        """The change of sente's win rate across the move (signed)."""
+        sign = 1.0 if self.mover == Color.BLACK else -1.0
+        return sign * (self.win_rate_after - self.win_rate_before)
+
+
+def judge_move(
+    node: GameNode, before: PositionAnalysis, after: PositionAnalysis, *,
+    model: WinRateModel = DEFAULT_WIN_RATE, thresholds: Thresholds = DEFAULT_THRESHOLDS,
+) -> MoveAnalysis | None:
+    """The judgment of *node*'s move between the analyses of the positions around it, or None
+    if either score is unknown."""
+    move = node.move
+    if move is None:
+        return None
+    mover = before.turn
+    score_before, score_after = before.pov(mover), after.pov(mover)
+    if score_before is None or score_after is None:
+        return None
+    rate_before, rate_after = model.win_rate(score_before), model.win_rate(score_after)
+    best = before.best_move == move
+    loss = 0.0 if best else max(0.0, rate_before - rate_after)
+    return MoveAnalysis(
+        node=node, ply=node.ply(), move=move, mover=mover, before=before, after=after,
+        win_rate_before=rate_before, win_rate_after=rate_after, loss=loss,
+        label=classify(loss, thresholds), missed_mate=not best and missed_mate(score_before, score_after),
+        accuracy=move_accuracy(loss),
+    )
+
+
+class GameAnalysis:
+    """The analysis of a record: positions by node, and the judged moves."""
+
+    def __init__(
+        self,
+        game: Game,
+        positions: Mapping[GameNode, PositionAnalysis],
+        *,
+        engine: str | None = None,
+        limit: str | None = None,
+        model: WinRateModel = DEFAULT_WIN_RATE,
+        thresholds: Thresholds = DEFAULT_THRESHOLDS,
+        cancelled: bool = False,
+    ) -> None:
+        self.game = game
+        self.positions: dict[GameNode, PositionAnalysis] = dict(positions)
+        """The analysis of each analysed node (the root is the start position)."""
+        self.engine = engine
+        self.limit = limit
+        """The per-position limit, as text (``depth 4``), when known."""
+        self.model = model
+        self.thresholds = thresholds
+        self.cancelled = cancelled
+        """The analysis was stopped before the end: some positions are missing."""
+        self.moves: dict[GameNode, MoveAnalysis] = {}
+        """The judgment of each move whose positions before and after were analysed."""
+        for node, after in self.positions.items():
+            parent = node.parent
+            if parent is None or node.move is None or parent not in self.positions:
+                continue
+            judged = judge_move(node, self.positions[parent], after, model=model, thresholds=thresholds)
+            if judged is not None:
+                self.moves[node] = judged
+
+    # -- the main line -------------------------------------------------------------------------
+
+    def mainline_nodes(self) -> list[GameNode]:
+        """The root and the main line's move nodes (results left out)."""
+        return [self.game.root, *(n for n in self.game.mainline() if n.move is not None)]
+
+    def mainline_positions(self) -> list[tuple[GameNode, PositionAnalysis | None]]:
+        """Each main-line node with its analysis (None where missing)."""
+        return [(node, self.positions.get(node)) for node in self.mainline_nodes()]
+
+    def mainline_moves(self) -> list[MoveAnalysis]:
+        """The judged moves of the main line, in order."""
+        return [self.moves[n] for n in self.mainline_nodes() if n in self.moves]
+
+    def win_rates(self) -> list[float | None]:
+        """Sente's win rate at each main-line position (None where not analysed)."""
+        return [None if p is None else p.win_rate(Color.BLACK, model=self.model) for _, p in self.mainline_positions()]
+
+    # -- figures -------------------------------------------------------------------------------
+
+    def accuracy(self, color: Color) -> float | None:
+        """*color*'s accuracy over its judged main-line moves (0..100), None without any."""
+        return mean_accuracy([m.loss for m in self.mainline_moves() if m.mover == color])
+
+    def label_counts(self, color: Color) -> dict[Label, int]:
+        """How many main-line moves of *color* got each label."""
+        counts = dict.fromkeys(Label, 0)
+        for m in self.mainline_moves():
+            if m.mover == color and m.label is not None:
+                counts[m.label] += 1
+        return counts
+
+    def missed_mates(self, color: Color | None = None) -> list[MoveAnalysis]:
+        """Main-line moves (of *color*, or both) that let a mate go."""
+        return [m for m in self.mainline_moves() if m.missed_mate and (color is None or m.mover == color)]
+
+    def worst_move(self, color: Color | None = None) -> MoveAnalysis | None:
+        """The main-line move (of *color*, or either) that lost the most, if any lost anything."""
+        moves = [m for m in self.mainline_moves() if (color is None or m.mover == color) and m.loss > 0]
+        return max(moves, key=lambda m: (m.loss, -m.ply)) if moves else None
+
+    def key_moments(self, count: int = 3, minimum: float = 0.05) -> list[MoveAnalysis]:
+        """The *count* main-line moves with the largest swings of sente's win rate (at least
+        *minimum*: a quiet game has none), in game order."""
+        moves = [m for m in self.mainline_moves() if abs(m.swing) >= minimum]
+        moves.sort(key=lambda m: (-abs(m.swing), m.ply))
+        return sorted(moves[:count], key=lambda m: m.ply)
+
+    # -- data ----------------------------------------------------------------------------------
+
+    def to_json(self, *, name: str | None = None) -> dict[str, Any]:
+        """The main line's analysis as JSON data (see ``analysis.schema.json``)."""
+        positions: list[dict[str, Any]] = []
+        for node, pos in self.mainline_positions():
+            entry: dict[str, Any] = {"ply": node.ply(), "move": node.move.usi() if node.move else None}
+            if pos is not None:
+                entry["sfen"] = pos.key
+                entry["score"] = score_to_json(pos.score) if pos.score is not None else None
+                rate = pos.win_rate(Color.BLACK, model=self.model)
+                entry["win_rate"] = None if rate is None else round(rate, 4)
+                entry["best_move"] = pos.best_move.usi() if pos.best_move else None
+                entry["pv"] = [m.usi() for m in pos.pv]
+                entry["depth"] = pos.depth
+                entry["nodes"] = pos.nodes
+                entry["lines"] = [line.to_json() for line in pos.lines]
+            judged = self.moves.get(node)
+            if judged is not None:
+                entry["loss"] = round(judged.loss, 4)
+                entry["label"] = judged.label.value if judged.label else None
+                entry["missed_mate"] = judged.missed_mate
+                entry["accuracy"] = round(judged.accuracy, 2)
+            positions.append(entry)
+        players: dict[str, Any] = {}
+        for color, side in ((Color.BLACK, "black"), (Color.WHITE, "white")):
+            accuracy = self.accuracy(color)
+            worst = self.worst_move(color)
+            players[side] = {
+                "accuracy": None if accuracy is None else round(accuracy, 2),
+                "labels": {label.value: n for label, n in self.label_counts(color).items()},
+                "missed_mates": len(self.missed_mates(color)),
+                "worst_move": None if worst is None else {"ply": worst.ply, "move": worst.move.usi(),
+                                                          "loss": round(worst.loss, 4)},
+            }
+        return {
+            "name": name,
+            "engine": self.engine,
+            "limit": self.limit,
+            "cancelled": self.cancelled,
+            "positions": positions,
+            "players": players,
+            "key_moments": [m.ply for m in self.key_moments()],
+        }
+
+
+def nodes_to_analyse(game: Game, lines: str = "main") -> list[GameNode]:
+    """The nodes whose positions an analysis searches: the root and every move node of the main
+    line (*lines* ``"main"``) or of the whole tree (``"all"``), in the order to search them."""
+    if lines not in ("main", "all"):
+        raise ValueError(f"invalid lines: {lines!r} (expected 'main' or 'all')")
+    if lines == "main":
+        return [game.root, *(n for n in game.mainline() if n.move is not None)]
+    return [n for n in game.walk() if n.parent is None or n.move is not None]
+
+
+def boards_of(game: Game, nodes: list[GameNode]) -> dict[GameNode, Board]:
+    """The position at each of *nodes*, pushing each move once (a node's board from its parent's)."""
+    wanted = set(nodes)
+    boards: dict[GameNode, Board] = {}
+    start = game.root.board()
+    stack: list[tuple[GameNode, Board]] = [(game.root, start)]
+    while stack:
+        node, board = stack.pop()
+        if node in wanted:
+            boards[node] = board
+        for child in node.variations:
+            if child.move is None:
+                continue
+            after = board.copy(stack=True)
+            after.push(child.move)
+            stack.append((child, after))
+    return boards
+
+
+__all__ = ["GameAnalysis", "MoveAnalysis", "boards_of", "judge_move", "nodes_to_analyse"]

@@ -1,0 +1,160 @@
+"""``shogiban analyse``: analyse game records with an engine, one file or a whole folder.
+
+    shogiban analyse game.kif                      # game-analysis.kif and game-analysis.svg
+    shogiban analyse game.csa out.kif --depth 8    # the annotated record as KIF
+    shogiban analyse games/ out/ --jobs 4          # a folder, in 4 worker processes
+    shogiban analyse game.kif --json --nodes 20000 # one JSON object per game on standard output
+    shogiban analyse game.kif --engine "/usr/bin/yaneuraou" --movetime 1 --multipv 3
+
+Every position of the main line (``--all-lines``: of every line) is searched to the limit;
+the record is written with the analysis in its comments (ShogiHome's form in KIF, KI2 and
+JKF, floodgate's ``'**`` lines in CSA) in the input's format unless OUT's suffix names
+another, with an evaluation graph (SVG) beside it and a summary per game.  Positions and
+records already analysed to the same engine and limit are found in the cache file
+(``--cache``, default ``.shogiban-analysis.sqlite`` in the output folder) and not searched
+again: a folder run again only analyses what is new.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from shogiban.analysis.batch import BatchOptions, EngineSpec, FileResult, record_jobs, run_batch
+from shogiban.analysis.report import summary_headers
+from shogiban.engines.limit import Limit
+from shogiban.errors import ShogibanError
+from shogiban.i18n import detect_language, language_tag, normalize_language, translate
+
+CACHE_NAME = ".shogiban-analysis.sqlite"
+
+
+class AnalyseUsageError(ShogibanError):
+    """Options of ``shogiban analyse`` that do not fit together."""
+
+    code = "bad_option"
+
+
+def add_parser(sub: Any) -> None:
+    """Register the command."""
+    p = sub.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="analyse game records with an engine: annotated records, graphs and summaries",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("input", type=Path, help="a record file, or a folder of records")
+    p.add_argument("output", type=Path, nargs="?",
+                   help="output file or folder (default: NAME-analysis.EXT, FOLDER-analysis/)")
+    p.add_argument("--engine", default="builtin", help="builtin, builtin:LEVEL (1..8) or a USI engine's command")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--movetime", type=float, metavar="S", help="seconds per position")
+    group.add_argument("--depth", type=int, metavar="N", help="plies per position")
+    group.add_argument("--nodes", type=int, metavar="N", help="nodes per position")
+    p.add_argument("--multipv", type=int, default=1, metavar="N", help="lines per position (default 1)")
+    p.add_argument("--jobs", type=int, metavar="N", help="worker processes for a folder (default: the cores)")
+    p.add_argument("--json", action="store_true", help="print one JSON object per game on standard output")
+    p.add_argument("--all-lines", action="store_true", help="analyse the variations too")
+    p.add_argument("--cache", type=Path, help=f"the cache file (default: {CACHE_NAME} in the output folder)")
+    p.add_argument("--no-cache", action="store_true", help="keep the cache in memory only")
+    p.add_argument("--csa-version", choices=("2.2", "3.0"), default="2.2", help="CSA version to write")
+    p.add_argument("--lang", help="language of the summary and graph (default: from the locale)")
+    p.set_defaults(run=run)
+
+
+def _limit(args: argparse.Namespace) -> Limit:
+    try:
+        if args.movetime is not None:
+            return Limit(time=args.movetime)
+        if args.nodes is not None:
+            return Limit(nodes=args.nodes)
+        return Limit(depth=args.depth if args.depth is not None else 6)
+    except ValueError as error:
+        raise AnalyseUsageError(str(error)) from None
+
+
+def _cache_path(args: argparse.Namespace, jobs_output: Path) -> str | None:
+    if args.no_cache:
+        return None
+    if args.cache is not None:
+        return str(args.cache)
+    folder = jobs_output if args.input.is_dir() else jobs_output.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    return str(folder / CACHE_NAME)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Analyse; returns 1 if any record failed."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.table import Table
+
+    if not args.input.exists():
+        raise AnalyseUsageError(f"no such file or folder: {args.input}")
+    if args.multipv < 1:
+        raise AnalyseUsageError(f"invalid --multipv: {args.multipv} (must be at least 1)")
+    if args.jobs is not None and args.jobs < 1:
+        raise AnalyseUsageError(f"invalid --jobs: {args.jobs} (must be at least 1)")
+    language = language_tag(normalize_language(args.lang) if args.lang else detect_language())
+    jobs = record_jobs(args.input, args.output)
+    if not jobs:
+        raise AnalyseUsageError(f"no records in {args.input}")
+    if args.input.is_dir():
+        out_root = args.output or args.input.with_name(args.input.name + "-analysis")
+    else:
+        out_root = jobs[0].output
+    options = BatchOptions(
+        engine=EngineSpec.parse(args.engine), limit=_limit(args), multipv=args.multipv,
+        lines="all" if args.all_lines else "main", cache_path=_cache_path(args, out_root),
+        csa_version=args.csa_version, language=language,
+    )
+    console = Console(stderr=True)
+    failures = 0
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        overall = progress.add_task(translate("analysis.progress.analysing", language), total=len(jobs))
+        tasks: dict[str, Any] = {}
+
+        def on_progress(name: str, done: int, total: int) -> None:
+            if name not in tasks:
+                tasks[name] = progress.add_task(Path(name).name, total=total)
+            progress.update(tasks[name], completed=done, total=total)
+
+        for result in run_batch(jobs, options, workers=1 if len(jobs) == 1 else args.jobs, on_progress=on_progress):
+            if result.source in tasks:
+                progress.remove_task(tasks.pop(result.source))
+            progress.advance(overall)
+            failures += result.status == "failed"
+            _report(result, args, console, language, Table)
+    return 1 if failures else 0
+
+
+def _report(result: FileResult, args: argparse.Namespace, console: Any, language: str, table_type: Any) -> None:
+    name = Path(result.source).name
+    if result.status == "failed":
+        console.print(f"[red]{translate('analysis.progress.failed', language, name=name, error=result.error)}[/red]",
+                      highlight=False)
+        return
+    if result.status == "skipped":
+        console.print(translate("analysis.progress.skipped", language, name=name), highlight=False)
+        return
+    if args.json and result.data is not None:
+        sys.stdout.write(json.dumps(result.data, ensure_ascii=False, separators=(",", ":")) + "\n")
+        sys.stdout.flush()
+    table = table_type(title=translate("analysis.summary.title", language, name=name))
+    for header in summary_headers(language):
+        table.add_column(header)
+    for row in result.summary:
+        table.add_row(*row)
+    console.print(table)
+    if result.data is not None:
+        moves = {p["ply"]: p["move"] for p in result.data["positions"]}
+        moments = ", ".join(f"{ply}. {moves.get(ply)}" for ply in result.data["key_moments"])
+        console.print(translate("analysis.summary.key_moments", language,
+                                moves=moments or translate("analysis.summary.none", language)), highlight=False)
+        console.print(translate("analysis.summary.engine", language, engine=result.data.get("engine"),
+                                limit=result.data.get("limit")), highlight=False)

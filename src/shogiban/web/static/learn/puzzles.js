@@ -137,7 +137,8 @@ function renderNav() {
       class: `puzzle-button${done ? " solved" : ""}`,
       "data-puzzle": puzzle.id,
       "aria-current": state.puzzle && state.puzzle.id === puzzle.id ? "page" : null,
-      title: `${t("ui.puzzles.mate_in", { n: puzzle.length })} · ${puzzle.rating}${done ? ` · ${t("ui.puzzles.solved_mark")}` : ""}`,
+      title: [t("ui.puzzles.mate_in", { n: puzzle.length }), String(puzzle.rating), done ? t("ui.puzzles.solved_mark") : null]
+        .filter(Boolean).join(" · "),
       onclick: (event) => { event.preventDefault(); openPuzzle(puzzle.id, true); },
     }, group.byLength ? String(puzzle.number) : `${puzzle.length}-${puzzle.number}`));
   }

@@ -513,6 +513,47 @@ def test_the_notation_setting_applies_to_the_record_viewer(browser: Any, server:
     page.context.close()
 
 
+def test_a_game_by_keyboard_alone_with_the_board_read_aloud(browser: Any, server: Server) -> None:
+    page = new_page(browser, "en")
+    create_game(page, server.url, mode="local", sfen="4k4/9/9/9/9/9/2P6/9/4K4 b - 1")
+    board = page.locator("#board .sb-board-main")
+    board.focus()
+    live = page.locator("#board .sb-live")
+    page.wait_for_function("document.querySelector('#board .sb-live').textContent.length > 0")
+    assert page.locator("#board .sb-cursor").count() == 1  # visible focus
+    # The cursor starts on 5e; 7g is two files left and two ranks down.
+    for key in ["ArrowLeft", "ArrowLeft", "ArrowDown", "ArrowDown"]:
+        page.keyboard.press(key)
+    page.wait_for_function("document.querySelector('#board .sb-live').textContent === '7g, Sente pawn'")
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    wait_for_ply(page, 1)
+    assert page.locator(".move-list li[data-ply] .label").first.inner_text() in {"P-7f", "▲７六歩"}
+    page.keyboard.press("b")
+    page.wait_for_function("document.querySelector('#board .sb-live').textContent.includes('Gote')")
+    assert "king 5i" in live.inner_text()
+    assert "pawn 7f" in live.inner_text()
+    page.keyboard.press("l")
+    page.wait_for_function("document.querySelector('#board .sb-live').textContent.startsWith('Last move')")
+    page.context.close()
+
+
+def test_promotion_chosen_by_keyboard(browser: Any, server: Server) -> None:
+    page = new_page(browser, "en")
+    game = create_game(page, server.url, mode="local", sfen="4k4/9/9/2P6/9/9/9/9/4K4 b - 1")
+    page.locator("#board .sb-board-main").focus()
+    for key in ["ArrowLeft", "ArrowLeft", "ArrowUp", "Enter", "ArrowUp", "Enter"]:  # 7d to 7c
+        page.keyboard.press(key)
+    page.wait_for_selector("#board .sb-promo-choice.sb-promo-focus[data-choice='+']")
+    page.keyboard.press("ArrowDown")  # the other choice: do not promote
+    page.wait_for_selector("#board .sb-promo-choice.sb-promo-focus[data-choice='=']")
+    page.keyboard.press("Enter")
+    wait_for_ply(page, 1)
+    assert api_state(page, server.url, game["id"])["moves"][0]["usi"] == "7d7c"
+    page.context.close()
+
+
 def test_errors_are_explained(browser: Any, server: Server) -> None:
     page = new_page(browser, "ja")
     create_game(page, server.url, mode="local")

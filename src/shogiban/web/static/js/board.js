@@ -43,8 +43,15 @@
 //
 // Input: click a piece then a target (click-click), or drag it; hand pieces the same way.  Clicking
 // the selected piece again, or an empty non-target square, deselects.  Escape cancels.
+//
+// Keyboard and screen readers (every board, in the spirit of lishogi's blind mode): the board is
+// one focusable element.  Arrow keys move a cursor over the squares (as seen, flipped or not),
+// Enter or Space picks and places, Tab reaches the hand pieces (Enter picks one, the cursor then
+// places it); the promotion choice takes the arrow keys and Enter, or "+" / "=".  A polite live
+// region says the square under the cursor, its piece and owner, and on request "b" the whole
+// board, "h" both hands, "l" the last move, in the interface's language.
 
-import { currentLanguage, pieceGlyph, pieceName, t } from "./i18n.js";
+import { currentLanguage, pieceGlyph, pieceName, sideLabel, squareLabel, t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const FILES = "987654321";
@@ -174,6 +181,9 @@ export function createBoard(element, options = {}) {
   let drag = null; // pointer drag in progress
   let promotion = null; // {from, to, choices} while the chooser is open
   let destroyed = false;
+  let cursor = 40; // the keyboard cursor's square (5e)
+  let promoChoice = 0; // 0: promote, 1: do not, while the chooser is open
+  let lastPlayed = null; // the last move this board sent, for the keyboard's announcement
 
   element.replaceChildren();
   element.classList.add("sb-board");
@@ -186,7 +196,15 @@ export function createBoard(element, options = {}) {
   bottomHand.className = "sb-hand sb-hand-bottom";
   const main = document.createElement("div");
   main.className = "sb-board-main";
-  root.append(topHand, main, bottomHand);
+  main.tabIndex = 0;
+  main.setAttribute("role", "application");
+  main.setAttribute("aria-roledescription", t("ui.board.role"));
+  main.setAttribute("aria-label", t("ui.board.keys"));
+  const live = document.createElement("div");
+  live.className = "sb-live visually-hidden";
+  live.setAttribute("aria-live", "polite");
+  live.setAttribute("role", "status");
+  root.append(topHand, main, bottomHand, live);
 
   const svg = el("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "sb-svg", role: "img" });
   main.appendChild(svg);
@@ -209,6 +227,7 @@ export function createBoard(element, options = {}) {
   const piecesLayer = el("g", { class: "sb-pieces" }, svg);
   const destsLayer = el("g", { class: "sb-dests" }, svg);
   const arrowsLayer = el("g", { class: "sb-arrows" }, svg);
+  const cursorLayer = el("g", { class: "sb-cursor-layer" }, svg);
   const overlayLayer = el("g", { class: "sb-overlay" }, svg);
 
   for (let i = 0; i <= 9; i++) {
@@ -427,7 +446,7 @@ export function createBoard(element, options = {}) {
     const upside = (color === "w") !== opts.flipped;
     [["+", `+${base}`], ["", base]].forEach(([suffix, type], k) => {
       const yy = down ? y + k * CELL_H : y - k * CELL_H;
-      const g = el("g", { class: "sb-promo-choice", "data-choice": suffix || "=" }, overlayLayer);
+      const g = el("g", { class: `sb-promo-choice${k === promoChoice ? " sb-promo-focus" : ""}`, "data-choice": suffix || "=" }, overlayLayer);
       el("rect", { x: x + 3, y: yy + 3, width: CELL_W - 6, height: CELL_H - 6, rx: 12, class: "sb-promo-bg" }, g);
       const p = drawPiece(type, color, upside, g);
       p.setAttribute("transform", `translate(${x + CELL_W / 2} ${yy + CELL_H / 2})`);
@@ -436,6 +455,13 @@ export function createBoard(element, options = {}) {
       }, g);
       label.textContent = t(suffix ? "ui.board.promote" : "ui.board.unpromote");
     });
+  }
+
+  function drawCursor() {
+    cursorLayer.replaceChildren();
+    if (!element.classList.contains("sb-focused")) return;
+    const [x, y] = cellXY(cursor);
+    el("rect", { x: x + 4, y: y + 4, width: CELL_W - 8, height: CELL_H - 8, rx: 8, class: "sb-cursor" }, cursorLayer);
   }
 
   function redraw() {
@@ -448,6 +474,7 @@ export function createBoard(element, options = {}) {
     drawHand(topHand, topColor);
     drawHand(bottomHand, topColor === "b" ? "w" : "b");
     drawPromotion();
+    drawCursor();
     element.classList.toggle("sb-flipped", !!opts.flipped);
     element.classList.toggle("sb-interactive", !!opts.interactive);
   }
@@ -500,6 +527,7 @@ export function createBoard(element, options = {}) {
     const usi = sel.kind === "hand"
       ? `${sel.letter}*${squareName(index)}`
       : `${squareName(sel.index)}${choice}`;
+    lastPlayed = usi;
     clearSelection();
     localApply(sel, index, usi);
     redraw();
@@ -674,15 +702,152 @@ export function createBoard(element, options = {}) {
     if (event.key === "Escape" && (selected || promotion)) {
       clearSelection();
       redraw();
+      say(t("ui.board.cancelled"));
     }
   }
+
+  // -- keyboard and screen readers ---------------------------------------------------------
+
+  function say(text) {
+    // Re-setting the same text is not announced again: clear it first.
+    live.textContent = "";
+    requestAnimationFrame(() => { live.textContent = text; });
+  }
+
+  function pieceWords(piece) {
+    return `${sideLabel(piece.color)} ${pieceName(piece.type)}`;
+  }
+
+  function describeSquare(index) {
+    const piece = position.board[index];
+    const name = squareLabel(squareName(index));
+    const parts = [name, piece ? pieceWords(piece) : t("ui.board.empty")];
+    if (selected && targetsOf(selected).some((target) => target.slice(0, 2) === squareName(index))) {
+      parts.push(t("ui.board.can_go"));
+    }
+    return parts.join(", ");
+  }
+
+  function describeBoard() {
+    const lines = [];
+    for (const color of ["b", "w"]) {
+      const pieces = [];
+      position.board.forEach((piece, index) => {
+        if (piece && piece.color === color) pieces.push(`${pieceName(piece.type)} ${squareLabel(squareName(index))}`);
+      });
+      lines.push(`${sideLabel(color)}: ${pieces.join(", ") || t("ui.board.nothing")}`);
+    }
+    return lines.join(". ");
+  }
+
+  function describeHands() {
+    return ["b", "w"].map((color) => {
+      const hand = position.hands[color] || {};
+      const pieces = HAND_ORDER.filter((letter) => hand[letter]).map((letter) => `${pieceName(letter)} ${hand[letter]}`);
+      return `${sideLabel(color)} ${t("ui.board.hand")}: ${pieces.join(", ") || t("ui.board.nothing")}`;
+    }).join(". ");
+  }
+
+  function describeLastMove() {
+    const usi = view.lastMove;
+    if (!usi) return t("ui.board.no_last_move");
+    const to = squareIndex(usi.slice(2, 4));
+    const piece = to >= 0 ? position.board[to] : null;
+    const from = usi[1] === "*" ? t("ui.board.dropped") : squareLabel(usi.slice(0, 2));
+    return `${t("ui.board.last_move")}: ${piece ? pieceWords(piece) : ""} ${from} → ${squareLabel(usi.slice(2, 4))}`.replace("  ", " ");
+  }
+
+  /** Move the cursor by (dx, dy) as the board is seen. */
+  function moveCursor(dx, dy) {
+    let col = cursor % 9;
+    let row = Math.floor(cursor / 9);
+    const sign = opts.flipped ? -1 : 1;
+    col = Math.min(8, Math.max(0, col + dx * sign));
+    row = Math.min(8, Math.max(0, row + dy * sign));
+    cursor = row * 9 + col;
+    drawCursor();
+    say(describeSquare(cursor));
+  }
+
+  function confirmPromotion(choice) {
+    const pending = promotion;
+    const targets = choicesFor(pending.sel, pending.to);
+    const usi = targets.find((target) => (choice === 0 ? target.endsWith("+") : !target.endsWith("+")));
+    if (!usi) return;
+    play(pending.sel, pending.to, usi);
+    say(`${t("ui.board.moved")}: ${describeSquare(pending.to)}`);
+  }
+
+  function onBoardKey(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (promotion) {
+      if (arrows[event.key]) {
+        promoChoice = 1 - promoChoice;
+        drawPromotion();
+        say(t(promoChoice === 0 ? "ui.board.promote_choice" : "ui.board.unpromote_choice"));
+      } else if (event.key === "Enter" || event.key === " ") {
+        confirmPromotion(promoChoice);
+      } else if (event.key === "+" || event.key === "=") {
+        confirmPromotion(event.key === "+" ? 0 : 1);
+      } else {
+        return;
+      }
+      event.preventDefault();
+      return;
+    }
+    if (arrows[event.key]) {
+      moveCursor(...arrows[event.key]);
+    } else if (event.key === "Enter" || event.key === " ") {
+      const before = selected;
+      const played = lastPlayed;
+      clickSquare(cursor);
+      if (promotion) {
+        promoChoice = 0;
+        drawPromotion();
+        say(t("ui.board.promote_question"));
+      } else if (lastPlayed !== played) {
+        say(`${t("ui.board.moved")}: ${describeSquare(cursor)}`);
+      } else if (selected && selected !== before) {
+        say(`${t("ui.board.picked")}: ${describeSquare(cursor)}`);
+      } else if (before && !selected) {
+        say(t("ui.board.cancelled"));
+      }
+    } else if (event.key === "b") {
+      say(describeBoard());
+    } else if (event.key === "h") {
+      say(describeHands());
+    } else if (event.key === "l") {
+      say(describeLastMove());
+    } else {
+      return;
+    }
+    event.preventDefault();
+  }
+
+  main.addEventListener("keydown", onBoardKey);
+  main.addEventListener("focus", () => {
+    element.classList.add("sb-focused");
+    drawCursor();
+    say(describeSquare(cursor));
+  });
+  main.addEventListener("blur", () => {
+    element.classList.remove("sb-focused");
+    drawCursor();
+  });
 
   root.addEventListener("pointerdown", onPointerDown);
   document.addEventListener("keydown", onKeyDown);
   // Keyboard users: Enter/Space on a focused hand piece picks it.
   root.addEventListener("click", (event) => {
     const button = event.target.closest && event.target.closest(".sb-hand-piece");
-    if (button && event.detail === 0) clickHand(button.dataset.piece, button.dataset.color);
+    if (button && event.detail === 0) {
+      clickHand(button.dataset.piece, button.dataset.color);
+      if (selected && selected.kind === "hand") {
+        main.focus();
+        say(`${t("ui.board.picked")}: ${pieceName(selected.letter)}`);
+      }
+    }
   });
 
   drawCoordinates();

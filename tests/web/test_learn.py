@@ -277,8 +277,11 @@ def test_page_strings_exist_in_the_catalogue() -> None:
     used = set()
     for name in ["learn.js", "puzzles.js"]:
         source = (STATIC / name).read_text("utf-8")
-        used |= set(re.findall(r"""\bt\(\s*["'`](ui\.(?:learn|puzzles)\.[a-z_]+)""", source))
+        used |= set(re.findall(r"""\bt\(\s*["'`](ui\.(?:learn|puzzles)\.[a-z_]+)(?!\.\$\{)["'`]""", source))
         used |= set(re.findall(r"""i18n: ["'](ui\.(?:learn|puzzles)\.[a-z_]+)""", source))
+        # Keys made from a name (`ui.puzzles.theme.${theme}`): their group exists.
+        prefixes = set(re.findall(r"""\bt\(\s*`(ui\.(?:learn|puzzles)\.[a-z_.]+\.)\$\{""", source))
+        assert all(any(key.startswith(prefix) for key in i18n.web_messages("en")) for prefix in prefixes), prefixes
     assert len(used) > 20
     english = i18n.web_messages("en")
     assert used <= set(english), used - set(english)

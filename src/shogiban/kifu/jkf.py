@@ -301,11 +301,11 @@ class _JkfReader:
             if piece is None or not 1 <= piece <= 7:
                 self.error(f"{here}: cannot drop {excerpt(move.get('piece'))}")
                 return None
-            return Move(to, drop=piece)
+            return Move(to_square=to, drop=piece)
         if frm == to:
             self.error(f"{here}: the move does not move")
             return None
-        return Move(to, frm, move.get("promote") is True)
+        return Move(from_square=frm, to_square=to, promotion=move.get("promote") is True)
 
 
 def _square(place: object) -> int | None:

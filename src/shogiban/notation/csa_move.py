@@ -101,7 +101,7 @@ def parse_csa_move(board: Board, text: str) -> Move:
     if f_file == "0" and f_rank == "0":
         if named > 7:
             raise InvalidMoveError(f"invalid csa move: {excerpt(text)} (a {ENGLISH_NAMES[named]} cannot be dropped)")
-        move = Move(to, drop=named)
+        move = Move(to_square=to, drop=named)
     elif f_file == "0" or f_rank == "0":
         raise InvalidMoveError(f"invalid csa move: {excerpt(text)} (origin {f_file + f_rank!r} is not a square or 00)")
     else:
@@ -126,7 +126,7 @@ def parse_csa_move(board: Board, text: str) -> Move:
                 f"{CSA_PIECE_NAMES[PieceType(pt)]}, which cannot become {name})",
                 "bad_piece",
             )
-        move = Move(to, frm, promotion)
+        move = Move(from_square=frm, to_square=to, promotion=promotion)
     if move.code not in legal_codes(board):
         reason = why_illegal(board, move)[1]
         raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})")

@@ -436,7 +436,7 @@ def _resolve(board: Board, parsed: _Parsed, text: str, previous_to: Square | Non
         )
     move = moves[0]
     if plain and pt <= 7 and board._hands[color][pt] and move.code not in legal_codes(board):
-        drop = Move(to, drop=pt)
+        drop = Move(to_square=to, drop=pt)
         if drop.code in legal_codes(board):
             return drop  # a program that does not count pinned pieces leaves out 打
     return move
@@ -445,7 +445,7 @@ def _resolve(board: Board, parsed: _Parsed, text: str, previous_to: Square | Non
 def _drop(text: str, to: int, pt: int) -> Move:
     if pt > 7:
         raise _invalid(text, f"a {ENGLISH_NAMES[pt]} cannot be dropped")
-    return Move(to, drop=pt)
+    return Move(to_square=to, drop=pt)
 
 
 def _promotion_fits(board: Board, frm: int, to: int, promote: bool) -> bool:
@@ -477,7 +477,7 @@ def _why_not(board: Board, parsed: _Parsed, to: int, group: list[int]) -> str:
             return f"no piece of the side to move on {SQUARE_NAMES[frm]}"
         if piece & 15 != parsed.piece:
             return f"the piece on {SQUARE_NAMES[frm]} is a {ENGLISH_NAMES[piece & 15]}, not a {name}"
-        return why_illegal(board, Move(to, frm, parsed.action == "成"))[1]
+        return why_illegal(board, Move(from_square=frm, to_square=to, promotion=parsed.action == "成"))[1]
     if group:
         return f"no {name} to {SQUARE_NAMES[to]} fits {excerpt(parsed.modifiers)}"
     return f"no {name} can move to {SQUARE_NAMES[to]}"

@@ -219,7 +219,7 @@ def parse_western(board: Board, text: str, *, previous_to: Square | None = None)
     if action == "*" or (not board_moves and not action and origin is None and not suffix):
         if pt > 7:
             raise _invalid(text, f"a {ENGLISH_NAMES[pt]} cannot be dropped")
-        drop = Move(dest, drop=pt)
+        drop = Move(to_square=dest, drop=pt)
         if drop.code in here:
             return drop
         reason = why_illegal(board, drop)[1]
@@ -239,7 +239,7 @@ def parse_western(board: Board, text: str, *, previous_to: Square | None = None)
     if matches:
         reason = f"the {name} must promote" if suffix != "+" else f"the {name} cannot promote here"
     elif origin is not None:
-        found = why_illegal(board, Move(dest, origin, suffix == "+"))[1] if origin != dest else None
+        found = why_illegal(board, Move(from_square=origin, to_square=dest, promotion=suffix == "+"))[1] if origin != dest else None
         reason = found or f"no {name} on {SQUARE_NAMES[origin]} can move to {SQUARE_NAMES[dest]}"
     else:
         reason = f"no {name} can move to {SQUARE_NAMES[dest]}"

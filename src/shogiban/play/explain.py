@@ -77,35 +77,20 @@ def _reason_text(board: Board, move: Move, code: str, language: Language) -> str
 
 def declaration_refusal(board: Board, language: Language) -> str | None:
     """Why the side to move cannot declare an entering-king win (in *language*), or None if it
-    can.  The decision is the core's (:meth:`Board.can_declare_win`); this names the first unmet
-    condition."""
-    if board.can_declare_win():
+    can.  The decision and the first unmet condition are the core's
+    (:func:`shogiban.rules.declaration_status`); this puts them into words."""
+    status = rules.declaration_status(board, board.entering_king_rule)
+    if status.wins:
         return None
-    rule = board.entering_king_rule
-    color = board.turn
-    if rule is EnteringKingRule.NONE:
-        return translate("rules.no_declaration_rule", language)
-    king = board.king_square(color)
-    in_camp = king is not None and (square_rank(king) <= 3 if color == Color.BLACK else square_rank(king) >= 7)
-    if not in_camp:
-        return translate("rules.king_not_in_camp", language)
-    if board.is_check():
-        return translate("rules.declare_in_check", language)
-    points, pieces = rules.declaration_points(board, color)
-    if pieces < 10:
-        return translate("rules.too_few_pieces", language, pieces=pieces)
-    return translate("rules.too_few_points", language, points=points, need=_points_needed(board, rule, color))
-
-
-def _points_needed(board: Board, rule: EnteringKingRule, color: Color) -> int:
-    """Points a declaration needs to win under *rule* (the thresholds of the CSA 27-point and the
-    24-point rules, lowered for the handicap giver in the ``*_HANDICAP`` variants)."""
-    adjust = 0
-    if rule in (EnteringKingRule.POINTS_27_HANDICAP, EnteringKingRule.POINTS_24_HANDICAP) and color == Color.WHITE:
-        adjust = rules.missing_material(board)
-    if rule in (EnteringKingRule.POINTS_27, EnteringKingRule.POINTS_27_HANDICAP):
-        return (28 if color == Color.BLACK else 27) - adjust
-    return 31 - adjust
+    refusal = status.refusal
+    if refusal is None:  # a 持将棋 draw under the 24-point rule: short of the points to win
+        return refusal_text("too_few_points", {"points": status.points[status.color], "need": status.win_points},
+                            language)
+    if refusal.code == "too_few_points":
+        # The sentence names what a win needs, as the command asks for one.
+        return refusal_text("too_few_points", {"points": refusal.params["points"], "need": status.win_points},
+                            language)
+    return refusal_text(refusal.code, refusal.params, language)
 
 
 def explain_outcome(
@@ -137,8 +122,7 @@ def explain_outcome(
             )
         return translate("termination.entering_king_points", language, points=points, **names)
     if term is Termination.IMPASSE:
-        black_points = rules.material(board, Color.BLACK)
-        white_points = rules.material(board, Color.WHITE) + rules.missing_material(board)
+        black_points, white_points = rules.impasse_points(board)
         result = (
             translate("termination.impasse_count_draw", language)
             if winner is None

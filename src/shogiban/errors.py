@@ -63,7 +63,8 @@ class IllegalMoveError(ShogibanError):
     still works (the refusal then has no parameters).
 
     >>> from shogiban.move import Move
-    >>> error = IllegalMoveError.from_refusal(Refusal("nifu", {"file": 5}, "two pawns on file 5"), Move.from_usi("P*5e"))
+    >>> nifu = Refusal("nifu", {"file": 5}, "two pawns on file 5")
+    >>> error = IllegalMoveError.from_refusal(nifu, Move.from_usi("P*5e"))
     >>> error.code, dict(error.params), str(error)
     ('nifu', {'file': 5}, "illegal move: 'P*5e' (two pawns on file 5)")
     """

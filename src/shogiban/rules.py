@@ -156,10 +156,11 @@ def play_checked(position: Position, code: int, in_check: bool | None = None) ->
             return "dead_piece"
     position._push(code)
     ksq = position._kings[color]
-    if ksq >= 0 and (in_check is not False or piece & 15 == 8 or (frm < 81 and _LINES[ksq] >> frm & 1)):
-        if position._is_attacked(ksq, color ^ 1, position._occ[0] | position._occ[1]):
-            position._pop()
-            return "self_check"
+    # Not in check, only a king move or a move off a line through the king can expose it.
+    exposed = in_check is not False or piece & 15 == 8 or (frm < 81 and _LINES[ksq] >> frm & 1)
+    if ksq >= 0 and exposed and position._is_attacked(ksq, color ^ 1, position._occ[0] | position._occ[1]):
+        position._pop()
+        return "self_check"
     if frm == 82:
         eksq = position._kings[color ^ 1]
         if eksq >= 0 and to == (eksq - 9 if color else eksq + 9):

@@ -246,6 +246,15 @@ class Position(_PositionState):
         a key collision needs the same occupancy too)."""
         return self._hash, self._occ[0], self._occ[1], self._turn
 
+    def push_code(self, code: int) -> None:
+        """Play the move with internal *code* (:mod:`shogiban.move`) unchecked: for readers that
+        have validated it (``Board.push`` takes a :class:`~shogiban.move.Move`)."""
+        self._py_push(code)  # the compiled _push takes this name below, when it is built
+
+    def legal_codes(self) -> list[int]:
+        """Codes of every legal move of the side to move (a new list)."""
+        return self._legal_codes()
+
     # -- set-up ---------------------------------------------------------------------------------
 
     def _clear(self) -> None:
@@ -709,6 +718,8 @@ if SPEEDUPS is not None:
     _COMPILED = SPEEDUPS.methods_for(Position)
     Position._push = _COMPILED["_push"]
     Position._pop = _COMPILED["_pop"]
+    # The public name of the same method, as fast (no Python frame in between).
+    Position.push_code = Position._push  # type: ignore[method-assign]
 
 
 # Other modules import the ray helper from here under this name.

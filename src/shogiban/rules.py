@@ -136,17 +136,16 @@ def play_checked(position: Position, code: int, in_check: bool | None = None) ->
             return "nifu"
         piece = 0
     else:
+        target = squares[to]
+        if target & 15 == 8 and target >> 4 != color:
+            return "king_capture"  # only a lenient start position offers one, whatever moves
         piece = squares[frm]
         if not piece:
             return "no_piece"
         if piece >> 4 != color:
             return "not_your_piece"
-        target = squares[to]
-        if target:
-            if target >> 4 == color:
-                return "occupied"
-            if target & 15 == 8:
-                return "king_capture"  # only a lenient start position offers one
+        if target and target >> 4 == color:
+            return "occupied"
         if not reaches(position, piece, frm, to):
             return "bad_piece_move"
         if code >> 14:
@@ -172,11 +171,27 @@ def play_checked(position: Position, code: int, in_check: bool | None = None) ->
     return None
 
 
+def gives_check_after(position: Position, code: int) -> bool:
+    """Whether the move *code*, just played on *position*, checks the side now to move."""
+    to = code & 127
+    frm = code >> 7 & 127
+    color = position._turn ^ 1
+    eksq = position._kings[color ^ 1]
+    if eksq < 0:
+        return False
+    if reaches(position, position._board[to], to, eksq):
+        return True
+    # A discovered check: the move left a line through the enemy king.
+    return frm < 81 and bool(_LINES[eksq] >> frm & 1) and position._is_attacked(
+        eksq, color, position._occ[0] | position._occ[1]
+    )
+
+
 def check_move(position: Position, move: Move) -> Refusal | None:
     """Why the rules refuse *move* for the side to move, or None if it is legal.
 
     The codes (keys of the catalogue's ``rules.`` domain): ``no_piece_in_hand``, ``occupied``,
-    ``dead_piece``, ``nifu``, ``no_piece``, ``not_your_piece``, ``king_capture``,
+    ``dead_piece``, ``nifu``, ``king_capture``, ``no_piece``, ``not_your_piece``,
     ``bad_piece_move``, ``cannot_promote``, ``self_check``, ``uchifuzume``.  The parameters name
     ``square`` (the destination), ``from_square``, ``file`` and ``piece`` (a piece type) as ints.
 

@@ -454,7 +454,9 @@ def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
     refusal = refusal_of(board, move)
     if move.drop is not None and parsed.action != "打":  # read as a drop only because no board piece could go there
         board_part = f"no {ENGLISH_NAMES[move.drop]} can move to {SQUARE_NAMES[move.to_square]}"
-        refusal = Refusal(refusal.code, refusal.params, f"{board_part}, and as a drop: {refusal.message}")
+        # With none in hand the text named no drop: no piece of the kind can go there.
+        code = "no_such_move" if refusal.code == "no_piece_in_hand" else refusal.code
+        refusal = Refusal(code, refusal.params, f"{board_part}, and as a drop: {refusal.message}")
     raise illegal(board, refusal, move, text)
 
 

@@ -1,8 +1,8 @@
 """Explanations in words, in the user's language: why a move is illegal, why a declaration is
 refused, how a game ended.
 
-The decisions come from the rules core (:func:`shogiban.rules.illegal_reason`,
-:meth:`shogiban.Board.can_declare_win`, :meth:`shogiban.Board.outcome`); this module only puts
+The decisions come from the rules core (:func:`shogiban.rules.check_move`,
+:func:`shogiban.rules.declaration_status`, :meth:`shogiban.Board.outcome`); this module only puts
 them into words.  The web lessons use the same texts.
 
 >>> from shogiban import Board, Move
@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from shogiban import rules
 from shogiban.board import Board
+from shogiban.errors import Refusal
 from shogiban.i18n import Language, file_label, piece_name, refusal_text, side_name, square_label, translate
 from shogiban.move import Move
-from shogiban.outcome import EnteringKingRule, Outcome, Termination
+from shogiban.outcome import Outcome, Termination
 from shogiban.pieces import Color
-from shogiban.squares import square_file, square_rank
 
 __all__ = [
     "declaration_refusal",
@@ -33,6 +33,7 @@ __all__ = [
     "illegal_reason",
     "piece_name",
     "reason_for_code",
+    "refusal_reason",
     "side_name",
     "square_label",
 ]
@@ -44,35 +45,29 @@ def illegal_reason(board: Board, move: Move, language: Language) -> tuple[str, s
     *code* is the core's stable code (``nifu``, ``uchifuzume``, ``dead_piece``, ...), *text* the
     reason in *language*.
     """
-    found = rules.illegal_reason(board, move)
-    if found is None:
+    refusal = rules.check_move(board, move)
+    if refusal is None:
         return None
-    code = found[0]
-    return code, _reason_text(board, move, code, language)
+    return refusal.code, refusal_reason(refusal, language)
+
+
+def refusal_reason(refusal: Refusal, language: Language) -> str:
+    """The core's *refusal* (as :func:`shogiban.rules.check_move` or
+    :attr:`shogiban.IllegalMoveError.refusal` carry it) in *language*."""
+    code = refusal.code
+    # One core code, the sentence that fits the kind of move (a board move has a from_square).
+    board_move = "from_square" in refusal.params
+    if code == "occupied" and board_move:
+        code = "occupied_by_own"
+    elif code == "dead_piece" and board_move:
+        code = "must_promote"
+    return refusal_text(code, refusal.params, language)
 
 
 def reason_for_code(board: Board, move: Move, code: str, language: Language) -> str:
     """The reason in *language* for the core's refusal *code* of *move* on *board* (as carried by
     :class:`shogiban.IllegalMoveError`)."""
-    return _reason_text(board, move, code, language)
-
-
-def _reason_text(board: Board, move: Move, code: str, language: Language) -> str:
-    # The core's refusals carry no details yet: the move and the board give them.
-    params: dict[str, object] = {"square": move.to_square, "file": square_file(move.to_square)}
-    piece = board.piece_at(move.from_square) if move.from_square is not None else None
-    if move.from_square is not None:
-        params["from_square"] = move.from_square
-    if piece is not None:
-        params["piece"] = piece.piece_type
-    elif move.drop is not None:
-        params["piece"] = move.drop
-    # One core code, the sentence that fits the kind of move.
-    if code == "occupied" and not move.is_drop():
-        code = "occupied_by_own"
-    elif code == "dead_piece" and not move.is_drop():
-        code = "must_promote"
-    return refusal_text(code, params, language)
+    return refusal_reason(rules.describe_refusal(board, move, code), language)
 
 
 def declaration_refusal(board: Board, language: Language) -> str | None:

@@ -532,8 +532,12 @@ class Board(Position, _BoardState):
 
     def can_declare_win(self, rule: EnteringKingRule | None = None) -> bool:
         """Whether the side to move would win by declaring under *rule* (default: the board's)."""
-        result, _ = rules.declaration_result(self, rule or self.entering_king_rule)
-        return result is not None and result.winner is not None
+        return rules.declaration_status(self, rule or self.entering_king_rule).wins
+
+    def declaration_status(self, rule: EnteringKingRule | None = None) -> rules.DeclarationStatus:
+        """Where a declaration by the side to move stands under *rule* (default: the board's):
+        see :func:`shogiban.rules.declaration_status`."""
+        return rules.declaration_status(self, rule or self.entering_king_rule)
 
     def declare_win(self) -> Outcome:
         """Declare an entering-king win (USI ``bestmove win``, CSA ``%KACHI``) for the side to move.
@@ -543,12 +547,17 @@ class Board(Position, _BoardState):
 
         :raises IllegalMoveError: if the declaration fails the rule (outside tournament mode).
         """
-        result, reason = rules.declaration_result(self, self.entering_king_rule)
+        status = rules.declaration_status(self, self.entering_king_rule)
+        result, refusal = status.outcome, status.refusal
         side = rules.SIDE_NAMES[self._turn]
         if result is None:
+            assert refusal is not None
             if not self.tournament:
-                raise IllegalMoveError(f"illegal declaration in {self.sfen()} ({reason})", "bad_declaration")
-            result = Outcome(Termination.ILLEGAL_MOVE, Color(self._turn ^ 1), f"{side}: failed declaration ({reason})")
+                # The code names the unmet condition (king_not_in_camp, too_few_points ...).
+                raise IllegalMoveError(f"illegal declaration in {self.sfen()} ({refusal.message})", refusal=refusal)
+            result = Outcome(
+                Termination.ILLEGAL_MOVE, Color(self._turn ^ 1), f"{side}: failed declaration ({refusal.message})"
+            )
         self._ending = (len(self._stack), result, None, "declaration")
         return result
 

@@ -223,11 +223,14 @@ def test_refusals_carry_code_params_and_move() -> None:
         board.push_usi("P*5e")
     error = caught.value
     assert (error.code, error.refusal, error.move) == ("nifu", refusal, move)
-    assert error.params["file"] == 5 and "two pawns on file 5" in str(error)
+    assert error.params["file"] == 5
+    assert "two pawns on file 5" in str(error)
     assert board.check_move(Move.from_usi("5g5f")) is None
     # The old constructor still works; its refusal has the code and the message.
     old = IllegalMoveError("illegal move: x", "self_check")
-    assert old.code == "self_check" and old.refusal.message == "illegal move: x" and old.move is None
+    assert old.code == "self_check"
+    assert old.refusal.message == "illegal move: x"
+    assert old.move is None
     assert IllegalMoveError.from_refusal(refusal, move, where=board.sfen()).code == "nifu"
 
 
@@ -244,13 +247,15 @@ def test_japanese_and_western_moves_on_the_board() -> None:
     move = Move.from_usi("7g7f")
     assert board.japanese(move) == "▲７六歩"
     assert board.western(move) == "P-7f"
-    assert board.parse_japanese("７六歩") is move and board.ply == 0
+    assert board.parse_japanese("７六歩") is move
+    assert board.ply == 0
     assert board.push_japanese("７六歩") is move
     assert board.push_western("P-3d") is Move.from_usi("3c3d")
     assert board.move_stack == [move, Move.from_usi("3c3d")]
     with pytest.raises(IllegalMoveError) as caught:
         board.push_japanese("７四歩(76)")
-    assert caught.value.code == "bad_piece_move" and board.ply == 2
+    assert caught.value.code == "bad_piece_move"
+    assert board.ply == 2
     with pytest.raises(IllegalMoveError):
         board.push_western("P8g-8e")
     assert board.ply == 2
@@ -259,13 +264,18 @@ def test_japanese_and_western_moves_on_the_board() -> None:
 def test_public_read_access() -> None:
     board = Board("4k4/9/9/9/9/9/4P4/9/4K4 w 2Pg 1")
     assert board.side_to_move == 1
-    assert board.piece_codes[58] == 1 and board.piece_codes[4] == 8 | 16 and len(board.piece_codes) == 81
-    assert board.hand_counts(0)[1] == 2 and board.hand_counts(1)[7] == 1
+    assert board.piece_codes[58] == 1
+    assert board.piece_codes[4] == 8 | 16
+    assert len(board.piece_codes) == 81
+    assert board.hand_counts(0)[1] == 2
+    assert board.hand_counts(1)[7] == 1
     assert board.pieces_mask(1, 0) == 1 << 58
-    assert board.occupancy(0) == 1 << 58 | 1 << 76 and board.occupancy() == board.occupancy(0) | 1 << 4
+    assert board.occupancy(0) == 1 << 58 | 1 << 76
+    assert board.occupancy() == board.occupancy(0) | 1 << 4
     key = board.state_key()
     board.push_code(Move.from_usi("5a5b").code)
-    assert board.state_key() != key and board.peek() == Move.from_usi("5a5b")
+    assert board.state_key() != key
+    assert board.peek() == Move.from_usi("5a5b")
     board.pop()
     assert board.state_key() == key
     assert set(board.legal_codes()) == {m.code for m in board.legal_moves}

@@ -378,8 +378,12 @@ def test_declaration_status_names_the_first_unmet_condition(sfen: str, code: str
 
     board = Board(sfen, lenient=True)
     status = rules.declaration_status(board, EnteringKingRule.POINTS_27)
-    assert not status.may_declare and not status.wins and status.outcome is None
-    assert status.refusal is not None and status.refusal.code == code and dict(status.refusal.params) == params
+    assert not status.may_declare
+    assert not status.wins
+    assert status.outcome is None
+    assert status.refusal is not None
+    assert status.refusal.code == code
+    assert dict(status.refusal.params) == params
     assert refusal_key(code) == f"rules.{code}"
     with pytest.raises(IllegalMoveError) as caught:
         board.declare_win()
@@ -388,15 +392,23 @@ def test_declaration_status_names_the_first_unmet_condition(sfen: str, code: str
 
 def test_declaration_status_points_thresholds_and_outcome() -> None:
     status = rules.declaration_status(Board(KACHI), EnteringKingRule.POINTS_27)
-    assert status.color == WHITE and status.king_in_camp and not status.in_check
-    assert status.points[WHITE] == 27 and status.pieces_in_camp[WHITE] >= 10
+    assert status.color == WHITE
+    assert status.king_in_camp
+    assert not status.in_check
+    assert status.points[WHITE] == 27
+    assert status.pieces_in_camp[WHITE] >= 10
     assert (status.win_points, status.draw_points) == (27, None)
-    assert status.wins and status.refusal is None
+    assert status.wins
+    assert status.refusal is None
     draw = rules.declaration_status(Board(KACHI), EnteringKingRule.POINTS_24)
     assert (draw.win_points, draw.draw_points) == (31, 24)
-    assert draw.may_declare and not draw.wins and draw.outcome is not None and draw.outcome.winner is None
+    assert draw.may_declare
+    assert not draw.wins
+    assert draw.outcome is not None
+    assert draw.outcome.winner is None
     none = rules.declaration_status(Board(KACHI), EnteringKingRule.NONE)
-    assert none.refusal is not None and none.refusal.code == "no_declaration_rule"
+    assert none.refusal is not None
+    assert none.refusal.code == "no_declaration_rule"
     # The handicap giver's thresholds drop by the pieces the handicap removed (rook and bishop).
     giver = Board("4K4/9/9/9/9/9/ppppppppp/+p+p+p6/1k7 w RB2G2S2N2L6P2g2s2n2l 1")
     assert rules.declaration_thresholds(giver, EnteringKingRule.POINTS_27_HANDICAP, 1) == (17, None)
@@ -442,6 +454,7 @@ def test_check_move_agrees_with_the_legal_move_list(compiled: bool, monkeypatch:
             refusal = rules.check_move(board, move)
             assert (refusal is None) == (code in legal), (before, move, refusal)
             if refusal is not None:
-                assert refusal.message and refusal.params["square"] == move.to_square
+                assert refusal.message
+                assert refusal.params["square"] == move.to_square
                 assert rules.illegal_reason(board, move) == (refusal.code, refusal.message)
         assert board.sfen() == before

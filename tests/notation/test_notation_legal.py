@@ -41,7 +41,9 @@ def test_every_notation_refuses_with_the_code_of_push_usi(
     board = Board(sfen)
     core = _refused(lambda: board.push_usi(usi))
     assert core.code == code
-    assert core.refusal.code == code and core.move is not None and core.move.usi() == usi
+    assert core.refusal.code == code
+    assert core.move is not None
+    assert core.move.usi() == usi
     errors = [_refused(lambda t=t: parse_japanese(board, t)) for t in japanese]
     errors += [_refused(lambda t=t: parse_western(board, t)) for t in western]
     errors.append(_refused(lambda: parse_csa_move(board, csa)))

@@ -25,8 +25,8 @@ from shogiban.board import Board
 from shogiban.i18n import LANGUAGES, Language, has_key, translate
 from shogiban.lessons.targets import move_targets
 from shogiban.move import Move
+from shogiban.notation import words as explain
 from shogiban.pieces import Color, Piece
-from shogiban.play import explain
 from shogiban.squares import SQUARE_NAMES, parse_square, square_file, square_rank
 
 #: The square a piece stands on in the piece diagrams (the centre of the board).

@@ -1,30 +1,26 @@
 """Explanations in words, in the user's language: why a move is illegal, why a declaration is
-refused, how a game ended.
-
-The decisions come from the rules core (:func:`shogiban.rules.check_move`,
-:func:`shogiban.rules.declaration_status`, :meth:`shogiban.Board.outcome`); this module only puts
-them into words.  The web lessons use the same texts.
+refused, how a game ended.  The words live in :mod:`shogiban.notation.words`, where every front
+end (the lessons too, which must not import the terminal game's modules) finds them; this module
+keeps the names the terminal game and the web pages import.
 
 >>> from shogiban import Board, Move
->>> board = Board("4k4/9/9/9/9/9/4P4/9/4K4 b P 1")
->>> illegal_reason(board, Move.from_usi("P*5e"), "en")
-('nifu', 'two pawns on file 5 (二歩): you already have an unpromoted pawn on that file')
->>> illegal_reason(board, Move.from_usi("P*5e"), "ja")[1]
-'二歩です。５筋にはすでに成っていない自分の歩があります'
-
-The words come from the catalogue (:mod:`shogiban.i18n`): refusals by their code
-(``rules.<code>``), game ends by their termination (``termination.<value>``).
+>>> illegal_reason(Board("4k4/9/9/9/9/9/4P4/9/4K4 b P 1"), Move.from_usi("P*5e"), "en")[0]
+'nifu'
 """
 
 from __future__ import annotations
 
-from shogiban import rules
-from shogiban.board import Board
-from shogiban.errors import Refusal
-from shogiban.i18n import Language, file_label, piece_name, refusal_text, side_name, square_label, translate
-from shogiban.move import Move
-from shogiban.outcome import Outcome, Termination
-from shogiban.pieces import Color
+from shogiban.notation.words import (
+    declaration_refusal,
+    explain_outcome,
+    file_label,
+    illegal_reason,
+    piece_name,
+    reason_for_code,
+    refusal_reason,
+    side_name,
+    square_label,
+)
 
 __all__ = [
     "declaration_refusal",
@@ -37,97 +33,3 @@ __all__ = [
     "side_name",
     "square_label",
 ]
-
-
-def illegal_reason(board: Board, move: Move, language: Language) -> tuple[str, str] | None:
-    """``(code, text)`` saying why *move* is illegal for the side to move, or None if it is legal.
-
-    *code* is the core's stable code (``nifu``, ``uchifuzume``, ``dead_piece``, ...), *text* the
-    reason in *language*.
-    """
-    refusal = rules.check_move(board, move)
-    if refusal is None:
-        return None
-    return refusal.code, refusal_reason(refusal, language)
-
-
-def refusal_reason(refusal: Refusal, language: Language) -> str:
-    """The core's *refusal* (as :func:`shogiban.rules.check_move` or
-    :attr:`shogiban.IllegalMoveError.refusal` carry it) in *language*."""
-    code = refusal.code
-    # One core code, the sentence that fits the kind of move (a board move has a from_square).
-    board_move = "from_square" in refusal.params
-    if code == "occupied" and board_move:
-        code = "occupied_by_own"
-    elif code == "dead_piece" and board_move:
-        code = "must_promote"
-    return refusal_text(code, refusal.params, language)
-
-
-def reason_for_code(board: Board, move: Move, code: str, language: Language) -> str:
-    """The reason in *language* for the core's refusal *code* of *move* on *board* (as carried by
-    :class:`shogiban.IllegalMoveError`)."""
-    return refusal_reason(rules.describe_refusal(board, move, code), language)
-
-
-def declaration_refusal(board: Board, language: Language) -> str | None:
-    """Why the side to move cannot declare an entering-king win (in *language*), or None if it
-    can.  The decision and the first unmet condition are the core's
-    (:func:`shogiban.rules.declaration_status`); this puts them into words."""
-    status = rules.declaration_status(board, board.entering_king_rule)
-    if status.wins:
-        return None
-    refusal = status.refusal
-    if refusal is None:  # a 持将棋 draw under the 24-point rule: short of the points to win
-        return refusal_text("too_few_points", {"points": status.points[status.color], "need": status.win_points},
-                            language)
-    if refusal.code == "too_few_points":
-        # The sentence names what a win needs, as the command asks for one.
-        return refusal_text("too_few_points", {"points": refusal.params["points"], "need": status.win_points},
-                            language)
-    return refusal_text(refusal.code, refusal.params, language)
-
-
-def explain_outcome(
-    outcome: Outcome,
-    board: Board,
-    language: Language,
-    *,
-    handicap: bool = False,
-    declarer: Color | None = None,
-) -> str:
-    """How the game ended, in a sentence or two of *language*.
-
-    *board* is the final position (for the points of a declaration or an impasse count);
-    *declarer* is the side that declared an entering-king win (the side to move by default).
-    """
-    winner = outcome.winner
-    names = {
-        "winner": side_name(winner, language, handicap=handicap) if winner is not None else "",
-        "loser": side_name(winner.other, language, handicap=handicap) if winner is not None else "",
-    }
-    term = outcome.termination
-    if term is Termination.ENTERING_KING:
-        side = declarer if declarer is not None else board.turn
-        points = board.declaration_points(side)
-        if winner is None:
-            return translate(
-                "termination.entering_king_draw_points", language,
-                side=side_name(side, language, handicap=handicap), points=points,
-            )
-        return translate("termination.entering_king_points", language, points=points, **names)
-    if term is Termination.IMPASSE:
-        black_points, white_points = rules.impasse_points(board)
-        result = (
-            translate("termination.impasse_count_draw", language)
-            if winner is None
-            else translate("termination.impasse_count_win", language, winner=names["winner"])
-        )
-        return translate(
-            "termination.impasse_count", language, black_points=black_points, white_points=white_points, result=result
-        )
-    text = translate(f"termination.{term.value}", language, **names)
-    if term is Termination.ILLEGAL_MOVE and outcome.detail:
-        # The web page shows the detail the same way.
-        text += f" ({outcome.detail})"
-    return text

@@ -3,7 +3,8 @@
 
 :func:`read_move` finds the notation, lets the notation modules parse it, and turns their
 errors into :class:`MoveEntryError` subclasses that can explain themselves in the user's
-language.  :func:`format_move` writes a move the way the language's players read it.
+language.  :func:`format_move` (from :mod:`shogiban.notation.words`) writes a move the way the language's
+players read it.
 
 >>> from shogiban import Board
 >>> board = Board()
@@ -23,11 +24,14 @@ from shogiban.board import Board
 from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, ShogibanError
 from shogiban.i18n import Language, translate
 from shogiban.move import Move
-from shogiban.notation.japanese import make_ki2_move, parse_japanese
-from shogiban.notation.names import PIECE_NAMES
-from shogiban.notation.western import make_western, parse_western
-from shogiban.pieces import PieceType
-from shogiban.play import explain
+from shogiban.notation import words as explain
+from shogiban.notation.japanese import parse_japanese
+from shogiban.notation.western import parse_western
+from shogiban.notation.words import format_move
+
+__all__ = [
+    "AmbiguousEntryError", "IllegalEntryError", "MoveEntryError", "UnreadableMoveError", "format_move", "read_move",
+]
 
 _USI = re.compile(r"[1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i]")
 _WESTERN_START = re.compile(r"[+]?[PLNSGBRKplnsgbrk]")
@@ -132,32 +136,3 @@ def read_move(board: Board, text: str) -> Move:
 
 
 _LANGS: tuple[Language, ...] = ("en", "ja", "zh-hant", "zh-hans")
-
-
-def _chinese_forms(language: Language) -> dict[str, str]:
-    """Japanese piece characters and the language's own forms (歩 -> 步, 飛 -> 飞 ...)."""
-    table: dict[str, str] = {}
-    for piece_type in PieceType:
-        ja = PIECE_NAMES["ja"][piece_type]
-        own = PIECE_NAMES[language][piece_type]
-        if ja != own:
-            table[ja] = own
-    if "龍" in table:
-        table["竜"] = table["龍"]
-    return table
-
-
-_CHINESE_FORMS = {lang: _chinese_forms(lang) for lang in ("zh-hant", "zh-hans")}
-
-
-def format_move(board: Board, move: Move, language: Language) -> str:
-    """*move* (legal on *board*, before it is played) as the language's players write it:
-    ``▲７六歩`` (Japanese), ``▲７六步`` (Chinese), ``P-7f`` (English, western notation)."""
-    if language == "en":
-        # Hodges style (P-7f) matches the board's western coordinates (files 9..1, ranks a..i).
-        return make_western(board, move, style="hodges")
-    text = make_ki2_move(board, move)
-    forms = _CHINESE_FORMS.get(language)
-    if forms:
-        text = "".join(forms.get(c, c) for c in text)
-    return text

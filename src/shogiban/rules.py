@@ -1,8 +1,11 @@
-"""The shogi-specific rules, kept readable: why a move is illegal, repetition and perpetual
-check, and the entering-king (入玉) and impasse (持将棋) counts.
+"""The shogi-specific rules, kept readable: the one single-move legality checker and its
+refusals, repetition and perpetual check, and the entering-king (入玉) and impasse (持将棋) counts.
 
-Move generation itself lives in :mod:`shogiban.position`, where the same rules are applied with
-bitboards; the functions here explain a refusal and decide game ends.
+:func:`play_checked` is the checker: the board (``push_legal``, ``push_usi``, ``check_move``),
+the record readers and the notations all ask it, so a move is refused with the same
+:class:`~shogiban.errors.Refusal` code whichever way it came.  Move generation itself lives in
+:mod:`shogiban.position`, where the same rules are applied with bitboards.
+:func:`declaration_status` is the one place the declaration conditions and thresholds live.
 """
 
 from __future__ import annotations

@@ -26,8 +26,8 @@ def csa_to_move(board: Board, csa: str) -> Move:
     frm, to, piece = csa[1:3], csa[3:5], csa[5:7]
     to_sq = make_square(int(to[0]), int(to[1]))
     if frm == "00":
-        return Move(to_sq, drop=_DROP[piece])
+        return Move(to_square=to_sq, drop=_DROP[piece])
     from_sq = make_square(int(frm[0]), int(frm[1]))
     on_board = board.piece_at(from_sq)
     promotes = piece in _PROMOTED and on_board is not None and on_board.piece_type <= 6
-    return Move(to_sq, from_square=from_sq, promotion=promotes)
+    return Move(from_square=from_sq, to_square=to_sq, promotion=promotes)

@@ -210,3 +210,72 @@ def test_the_enemy_king_is_never_captured_even_in_impossible_positions() -> None
     for move in moves:
         board.push(move)
         board.pop()
+
+
+def test_refusals_carry_code_params_and_move() -> None:
+    from shogiban.errors import Refusal
+
+    board = Board("4k4/9/9/9/9/9/4P4/9/4K4 b P 1")
+    move = Move.from_usi("P*5e")
+    refusal = board.check_move(move)
+    assert refusal == Refusal("nifu", {"square": 40, "piece": 1, "file": 5}, "two pawns on file 5")
+    with pytest.raises(IllegalMoveError) as caught:
+        board.push_usi("P*5e")
+    error = caught.value
+    assert (error.code, error.refusal, error.move) == ("nifu", refusal, move)
+    assert error.params["file"] == 5
+    assert "two pawns on file 5" in str(error)
+    assert board.check_move(Move.from_usi("5g5f")) is None
+    # The old constructor still works; its refusal has the code and the message.
+    old = IllegalMoveError("illegal move: x", "self_check")
+    assert old.code == "self_check"
+    assert old.refusal.message == "illegal move: x"
+    assert old.move is None
+    assert IllegalMoveError.from_refusal(refusal, move, where=board.sfen()).code == "nifu"
+
+
+def test_game_over_is_a_refusal() -> None:
+    board = Board("4k4/9/9/9/9/9/4P4/9/4K4 b P 1")
+    board.settle_impasse()
+    with pytest.raises(IllegalMoveError) as caught:
+        board.push_usi("5g5f")
+    assert caught.value.code == "game_over"
+
+
+def test_japanese_and_western_moves_on_the_board() -> None:
+    board = Board()
+    move = Move.from_usi("7g7f")
+    assert board.japanese(move) == "▲７六歩"
+    assert board.western(move) == "P-7f"
+    assert board.parse_japanese("７六歩") is move
+    assert board.ply == 0
+    assert board.push_japanese("７六歩") is move
+    assert board.push_western("P-3d") is Move.from_usi("3c3d")
+    assert board.move_stack == [move, Move.from_usi("3c3d")]
+    with pytest.raises(IllegalMoveError) as caught:
+        board.push_japanese("７四歩(76)")
+    assert caught.value.code == "bad_piece_move"
+    assert board.ply == 2
+    with pytest.raises(IllegalMoveError):
+        board.push_western("P8g-8e")
+    assert board.ply == 2
+
+
+def test_public_read_access() -> None:
+    board = Board("4k4/9/9/9/9/9/4P4/9/4K4 w 2Pg 1")
+    assert board.side_to_move == 1
+    assert board.piece_codes[58] == 1
+    assert board.piece_codes[4] == 8 | 16
+    assert len(board.piece_codes) == 81
+    assert board.hand_counts(0)[1] == 2
+    assert board.hand_counts(1)[7] == 1
+    assert board.pieces_mask(1, 0) == 1 << 58
+    assert board.occupancy(0) == 1 << 58 | 1 << 76
+    assert board.occupancy() == board.occupancy(0) | 1 << 4
+    key = board.state_key()
+    board.push_code(Move.from_usi("5a5b").code)
+    assert board.state_key() != key
+    assert board.peek() == Move.from_usi("5a5b")
+    board.pop()
+    assert board.state_key() == key
+    assert set(board.legal_codes()) == {m.code for m in board.legal_moves}

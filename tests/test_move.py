@@ -33,8 +33,8 @@ def test_fields() -> None:
 
 
 def test_constructor_interns() -> None:
-    assert Move(parse_square("7f"), parse_square("7g")) is Move.from_usi("7g7f")
-    assert Move(parse_square("5e"), drop=PieceType.PAWN) is Move.from_usi("P*5e")
+    assert Move(from_square=parse_square("7g"), to_square=parse_square("7f")) is Move.from_usi("7g7f")
+    assert Move(to_square=parse_square("5e"), drop=PieceType.PAWN) is Move.from_usi("P*5e")
 
 
 def test_value_semantics() -> None:
@@ -57,14 +57,38 @@ def test_bad_usi_raises(bad: object) -> None:
         Move.from_usi(bad)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("args", "kwargs"), [
-    ((81,), {"from_square": 0}),
-    ((5,), {}),
-    ((5,), {"from_square": 5}),
-    ((5,), {"drop": PieceType.KING}),
-    ((5,), {"drop": PieceType.PAWN, "promotion": True}),
-    ((5,), {"drop": PieceType.PAWN, "from_square": 3}),
+@pytest.mark.parametrize("kwargs", [
+    {"to_square": 81, "from_square": 0},
+    {"to_square": 5},
+    {"to_square": 5, "from_square": 5},
+    {"to_square": 5, "drop": PieceType.KING},
+    {"to_square": 5, "drop": PieceType.PAWN, "promotion": True},
+    {"to_square": 5, "drop": PieceType.PAWN, "from_square": 3},
 ])
-def test_bad_constructor_arguments_raise(args: tuple[int], kwargs: dict[str, object]) -> None:
+def test_bad_constructor_arguments_raise(kwargs: dict[str, object]) -> None:
     with pytest.raises(InvalidMoveError):
-        Move(*args, **kwargs)  # type: ignore[arg-type]
+        Move(**kwargs)  # type: ignore[arg-type]
+
+
+def test_constructor_is_keyword_only() -> None:
+    # Move(56, 47) would read as 7f7g in shogiban but 7g7f in python-chess's order: refused.
+    with pytest.raises(TypeError):
+        Move(56, 47)  # type: ignore[misc]
+    assert Move(from_square=56, to_square=47).usi() == "7g7f"
+    assert Move(to_square=40, drop=PieceType.PAWN).usi() == "P*5e"
+
+
+def test_fast_constructors_and_promotion_variant() -> None:
+    from shogiban.move import board_move, code_parts, drop_code, drop_move, move_code
+
+    assert board_move(56, 47) is Move.from_usi("7g7f")
+    assert board_move(64, 16, True) is Move.from_usi("8h2b+")
+    assert drop_move(40, PieceType.PAWN) is Move.from_usi("P*5e")
+    assert move_code(56, 47) == Move.from_usi("7g7f").code
+    assert drop_code(40, 1) == Move.from_usi("P*5e").code
+    assert code_parts(Move.from_usi("8h2b+").code) == (16, 64, True)
+    assert code_parts(Move.from_usi("P*5e").code) == (40, 82, False)
+    assert Move.from_usi("8h2b").with_promotion() is Move.from_usi("8h2b+")
+    assert Move.from_usi("8h2b+").with_promotion(False) is Move.from_usi("8h2b")
+    with pytest.raises(InvalidMoveError):
+        Move.from_usi("P*5e").with_promotion()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from csa_moves import csa_moves, csa_to_move
-from shogiban import BLACK, WHITE, Board, EnteringKingRule, IllegalMoveError, Move, Termination
+from shogiban import BLACK, WHITE, Board, EnteringKingRule, IllegalMoveError, Move, Termination, rules
 
 
 def legal(board: Board, usi: str) -> bool:
@@ -365,3 +365,96 @@ def test_impasse_handicap_credits_the_giver() -> None:
     assert board.impasse_points(WHITE) == 17
     outcome = board.settle_impasse()
     assert outcome.winner is None  # 27 for sente; gote 17 + the missing 10 = 27
+
+
+@pytest.mark.parametrize(("sfen", "code", "params"), [
+    ("4k4/9/9/9/9/9/9/9/4K4 b - 1", "king_not_in_camp", {"side": "sente"}),
+    ("4K4/9/9/9/9/9/9/9/4k4 b 2R2B4G4S 1", "too_few_pieces", {"pieces": 0}),
+    ("PPPPK4/PPPPP4/P8/9/9/9/9/9/4k4 b - 1", "too_few_points", {"points": 10, "need": 28}),
+    ("PPPPK3r/PPPPP4/P8/9/9/9/9/9/4k4 b 2R2B 1", "declare_in_check", {"side": "sente"}),
+])
+def test_declaration_status_names_the_first_unmet_condition(sfen: str, code: str, params: dict[str, object]) -> None:
+    from shogiban.i18n import refusal_key
+
+    board = Board(sfen, lenient=True)
+    status = rules.declaration_status(board, EnteringKingRule.POINTS_27)
+    assert not status.may_declare
+    assert not status.wins
+    assert status.outcome is None
+    assert status.refusal is not None
+    assert status.refusal.code == code
+    assert dict(status.refusal.params) == params
+    assert refusal_key(code) == f"rules.{code}"
+    with pytest.raises(IllegalMoveError) as caught:
+        board.declare_win()
+    assert caught.value.code == code
+
+
+def test_declaration_status_points_thresholds_and_outcome() -> None:
+    status = rules.declaration_status(Board(KACHI), EnteringKingRule.POINTS_27)
+    assert status.color == WHITE
+    assert status.king_in_camp
+    assert not status.in_check
+    assert status.points[WHITE] == 27
+    assert status.pieces_in_camp[WHITE] >= 10
+    assert (status.win_points, status.draw_points) == (27, None)
+    assert status.wins
+    assert status.refusal is None
+    draw = rules.declaration_status(Board(KACHI), EnteringKingRule.POINTS_24)
+    assert (draw.win_points, draw.draw_points) == (31, 24)
+    assert draw.may_declare
+    assert not draw.wins
+    assert draw.outcome is not None
+    assert draw.outcome.winner is None
+    none = rules.declaration_status(Board(KACHI), EnteringKingRule.NONE)
+    assert none.refusal is not None
+    assert none.refusal.code == "no_declaration_rule"
+    # The handicap giver's thresholds drop by the pieces the handicap removed (rook and bishop).
+    giver = Board("4K4/9/9/9/9/9/ppppppppp/+p+p+p6/1k7 w RB2G2S2N2L6P2g2s2n2l 1")
+    assert rules.declaration_thresholds(giver, EnteringKingRule.POINTS_27_HANDICAP, 1) == (17, None)
+    assert rules.declaration_thresholds(giver, EnteringKingRule.POINTS_24_HANDICAP, 1) == (21, 14)
+    assert rules.impasse_points(giver) == (giver.impasse_points(BLACK), giver.impasse_points(WHITE) + 10)
+
+
+def _random_positions(count: int, seed: int) -> list[Board]:
+    import random
+
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        board = Board()
+        for _ in range(rng.randint(5, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        boards.append(board.copy(stack=False))
+    return boards
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_check_move_agrees_with_the_legal_move_list(compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    from shogiban.move import MOVES
+    from shogiban.position import SPEEDUPS
+
+    if compiled and SPEEDUPS is None:
+        pytest.skip("the C accelerator is not built (pure Python)")
+    if not compiled:
+        monkeypatch.setattr(rules, "_c_legal_codes", None)
+    rng = random.Random(7)
+    for board in _random_positions(60, 11):
+        legal = set(board.legal_codes())
+        before = board.sfen()
+        codes = list(legal) + [c for c in rng.sample(range(len(MOVES)), 600) if MOVES[c] is not None]
+        for code in codes:
+            move = MOVES[code]
+            assert move is not None
+            refusal = rules.check_move(board, move)
+            assert (refusal is None) == (code in legal), (before, move, refusal)
+            if refusal is not None:
+                assert refusal.message
+                assert refusal.params["square"] == move.to_square
+                assert rules.illegal_reason(board, move) == (refusal.code, refusal.message)
+        assert board.sfen() == before

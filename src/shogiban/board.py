@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from shogiban import rules
 from shogiban.bitboard import squares_of
-from shogiban.errors import IllegalMoveError, InvalidSfenError
+from shogiban.errors import IllegalMoveError, InvalidSfenError, Refusal
 from shogiban.move import MOVES, Move
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
 from shogiban.pieces import ENGLISH_NAMES, PIECE_COUNTS, Color, Piece, PieceType
@@ -27,6 +27,7 @@ from shogiban.zobrist import WHITE_TO_MOVE as _Z_WHITE
 
 _MOVES_GET = MOVES.__getitem__
 # The compiled set-up of a well-formed SFEN (None: the Python code below does it all).
+_c_legal_codes: Callable[[Position], list[int]] | None = SPEEDUPS.legal_codes if SPEEDUPS else None
 _c_set_sfen: Callable[[Position, str, bool], int | None] | None = SPEEDUPS.set_sfen if SPEEDUPS else None
 
 
@@ -312,20 +313,25 @@ class Board(Position, _BoardState):
         """Whether *move* is legal here."""
         return move.code in self._legal_codes()
 
+    def check_move(self, move: Move) -> Refusal | None:
+        """Why the rules refuse *move* here (a :class:`~shogiban.errors.Refusal` with a stable
+        code: ``nifu``, ``uchifuzume``, ``self_check`` ...), or None if it is legal."""
+        return rules.check_move(self, move)
+
     def illegal_reason(self, move: Move) -> str | None:
         """Why *move* is illegal ("two pawns on file 7", "pawn drop mate", ...), or None."""
-        found = rules.illegal_reason(self, move)
-        return found[1] if found else None
+        found = rules.check_move(self, move)
+        return found.message if found else None
 
     def is_nifu(self, move: Move) -> bool:
         """Whether *move* drops a pawn on a file that holds an unpromoted pawn of the mover."""
-        found = rules.illegal_reason(self, move)
-        return found is not None and found[0] == "nifu"
+        found = rules.check_move(self, move)
+        return found is not None and found.code == "nifu"
 
     def is_uchifuzume(self, move: Move) -> bool:
         """Whether *move* is a pawn drop that mates (打ち歩詰め), which the rules forbid."""
-        found = rules.illegal_reason(self, move)
-        return found is not None and found[0] == "uchifuzume"
+        found = rules.check_move(self, move)
+        return found is not None and found.code == "uchifuzume"
 
     def push(self, move: Move) -> None:
         """Play *move* without checking it (fast); use :meth:`push_legal` or :meth:`push_usi` to validate."""
@@ -337,36 +343,45 @@ class Board(Position, _BoardState):
         In tournament mode an illegal move is recorded as a loss for its player (see
         :meth:`outcome`) and the position stays as it was.
 
-        :raises IllegalMoveError: with the reason, outside tournament mode, or when the game has
+        :raises IllegalMoveError: with the refusal, outside tournament mode, or when the game has
             already ended with an illegal move or a declaration.
         """
         if self._ending is not None:
-            raise IllegalMoveError(
-                f"illegal move: {move.usi()!r} in {self.sfen()} (the game is over: {self._ending[1].detail})",
-                "game_over",
+            raise IllegalMoveError.from_refusal(
+                Refusal("game_over", {}, f"the game is over: {self._ending[1].detail}"), move, where=self.sfen()
             )
-        if move.code in self._legal_codes():
-            self._push(move.code)
-            return move
-        code, reason = rules.illegal_reason(self, move) or ("illegal", "illegal move")
+        code = move.code
+        if _c_legal_codes is not None:
+            if code in _c_legal_codes(self):
+                self._push(code)
+                return move
+            refused = rules.play_checked(self, code)
+            if refused is None:  # pragma: no cover - the checker and the move list agree
+                self._pop()
+                refused = "illegal"
+        else:
+            refused = rules.play_checked(self, code)
+            if refused is None:
+                return move
+        refusal = rules.describe_refusal(self, move, refused)
         if self.tournament:
             loser = self._turn
-            detail = f"{rules.SIDE_NAMES[loser]}: {move.usi()} ({reason})"
+            detail = f"{rules.SIDE_NAMES[loser]}: {move.usi()} ({refusal.message})"
             outcome = Outcome(Termination.ILLEGAL_MOVE, Color(loser ^ 1), detail)
-            self._ending = (len(self._stack), outcome, move, code)
+            self._ending = (len(self._stack), outcome, move, refusal.code)
             return move
-        raise IllegalMoveError(f"illegal move: {move.usi()!r} in {self.sfen()} ({reason})", code)
+        raise IllegalMoveError.from_refusal(refusal, move, where=self.sfen())
 
     def parse_usi(self, usi: str) -> Move:
         """Parse USI move text and check that it is legal here.
 
         :raises InvalidMoveError: if the text is malformed.
-        :raises IllegalMoveError: with the reason, if the move is illegal.
+        :raises IllegalMoveError: with the refusal, if the move is illegal.
         """
         move = Move.from_usi(usi)
-        if move.code not in self._legal_codes():
-            code, reason = rules.illegal_reason(self, move) or ("illegal", "illegal move")
-            raise IllegalMoveError(f"illegal move: {usi!r} in {self.sfen()} ({reason})", code)
+        refusal = rules.check_move(self, move)
+        if refusal is not None:
+            raise IllegalMoveError.from_refusal(refusal, move, where=self.sfen())
         return move
 
     def push_usi(self, usi: str) -> Move:
@@ -376,6 +391,52 @@ class Board(Position, _BoardState):
         :raises IllegalMoveError: if the move is illegal (outside tournament mode).
         """
         return self.push_legal(Move.from_usi(usi))
+
+    def japanese(self, move: Move, *, previous_to: Square | None = None) -> str:
+        """*move* (legal here) in Japanese KI2 notation (``▲７六歩``); see :mod:`shogiban.notation.japanese`."""
+        from shogiban.notation.japanese import make_japanese
+
+        return make_japanese(self, move, previous_to=previous_to)
+
+    def parse_japanese(self, text: str) -> Move:
+        """The legal move Japanese text (``７六歩``, ``同歩``, ``76歩``) names here.
+
+        :raises InvalidMoveError: if *text* is not a move.
+        :raises IllegalMoveError: with the refusal (the same code as :meth:`push_usi`).
+        :raises AmbiguousMoveError: if several legal moves fit.
+        """
+        from shogiban.notation.japanese import parse_japanese
+
+        return parse_japanese(self, text)
+
+    def push_japanese(self, text: str) -> Move:
+        """Parse Japanese move text (see :meth:`parse_japanese`), play it and return it."""
+        move = self.parse_japanese(text)
+        self._push(move.code)
+        return move
+
+    def western(self, move: Move, *, style: str = "hodges") -> str:
+        """*move* (legal here) in western notation (``P-7f``); see :mod:`shogiban.notation.western`."""
+        from shogiban.notation.western import make_western
+
+        return make_western(self, move, style=style)  # type: ignore[arg-type]
+
+    def parse_western(self, text: str) -> Move:
+        """The legal move western text (``P-7f``, ``Bx3c+``, ``S*5b``) names here.
+
+        :raises InvalidMoveError: if *text* is not a move.
+        :raises IllegalMoveError: with the refusal (the same code as :meth:`push_usi`).
+        :raises AmbiguousMoveError: if several legal moves fit.
+        """
+        from shogiban.notation.western import parse_western
+
+        return parse_western(self, text)
+
+    def push_western(self, text: str) -> Move:
+        """Parse western move text (see :meth:`parse_western`), play it and return it."""
+        move = self.parse_western(text)
+        self._push(move.code)
+        return move
 
     def pop(self) -> Move:
         """Undo the last move and return it.  A recorded illegal move, declaration or impasse
@@ -471,8 +532,12 @@ class Board(Position, _BoardState):
 
     def can_declare_win(self, rule: EnteringKingRule | None = None) -> bool:
         """Whether the side to move would win by declaring under *rule* (default: the board's)."""
-        result, _ = rules.declaration_result(self, rule or self.entering_king_rule)
-        return result is not None and result.winner is not None
+        return rules.declaration_status(self, rule or self.entering_king_rule).wins
+
+    def declaration_status(self, rule: EnteringKingRule | None = None) -> rules.DeclarationStatus:
+        """Where a declaration by the side to move stands under *rule* (default: the board's):
+        see :func:`shogiban.rules.declaration_status`."""
+        return rules.declaration_status(self, rule or self.entering_king_rule)
 
     def declare_win(self) -> Outcome:
         """Declare an entering-king win (USI ``bestmove win``, CSA ``%KACHI``) for the side to move.
@@ -482,12 +547,17 @@ class Board(Position, _BoardState):
 
         :raises IllegalMoveError: if the declaration fails the rule (outside tournament mode).
         """
-        result, reason = rules.declaration_result(self, self.entering_king_rule)
+        status = rules.declaration_status(self, self.entering_king_rule)
+        result, refusal = status.outcome, status.refusal
         side = rules.SIDE_NAMES[self._turn]
         if result is None:
+            assert refusal is not None
             if not self.tournament:
-                raise IllegalMoveError(f"illegal declaration in {self.sfen()} ({reason})", "bad_declaration")
-            result = Outcome(Termination.ILLEGAL_MOVE, Color(self._turn ^ 1), f"{side}: failed declaration ({reason})")
+                # The code names the unmet condition (king_not_in_camp, too_few_points ...).
+                raise IllegalMoveError(f"illegal declaration in {self.sfen()} ({refusal.message})", refusal=refusal)
+            result = Outcome(
+                Termination.ILLEGAL_MOVE, Color(self._turn ^ 1), f"{side}: failed declaration ({refusal.message})"
+            )
         self._ending = (len(self._stack), result, None, "declaration")
         return result
 

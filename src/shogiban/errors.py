@@ -56,13 +56,40 @@ class InvalidMoveError(ShogibanError):
 
 
 class IllegalMoveError(ShogibanError):
-    """A well-formed move that the rules forbid here (nifu, uchifuzume, self-check, ...)."""
+    """A well-formed move that the rules forbid here (nifu, uchifuzume, self-check, ...).
+
+    ``refusal`` says why as a :class:`Refusal`; ``code`` and ``params`` are its code and
+    parameters, ``move`` the refused move when there is one.  ``IllegalMoveError(message, code)``
+    still works (the refusal then has no parameters).
+
+    >>> from shogiban.move import Move
+    >>> nifu = Refusal("nifu", {"file": 5}, "two pawns on file 5")
+    >>> error = IllegalMoveError.from_refusal(nifu, Move.from_usi("P*5e"))
+    >>> error.code, dict(error.params), str(error)
+    ('nifu', {'file': 5}, "illegal move: 'P*5e' (two pawns on file 5)")
+    """
 
     code = "illegal_move"
 
-    def __init__(self, message: str, code: str = "illegal_move") -> None:
+    def __init__(
+        self, message: str, code: str = "illegal_move", *, refusal: Refusal | None = None, move: Move | None = None
+    ) -> None:
         super().__init__(message)
-        self.code = code
+        self.refusal = refusal if refusal is not None else Refusal(code, {}, message)
+        self.code = self.refusal.code
+        self.move = move
+
+    @property
+    def params(self) -> Mapping[str, str | int]:
+        """The refusal's parameters (``{"file": 7}``)."""
+        return self.refusal.params
+
+    @classmethod
+    def from_refusal(cls, refusal: Refusal, move: Move | None = None, *, where: str = "") -> IllegalMoveError:
+        """The error for *refusal* of *move*; *where* (an SFEN) is quoted in the message."""
+        shown = f"{move.usi()!r}" if move is not None else "move"
+        place = f" in {where}" if where else ""
+        return cls(f"illegal move: {shown}{place} ({refusal.message or refusal.code})", refusal=refusal, move=move)
 
 
 class AmbiguousMoveError(ShogibanError):

@@ -19,7 +19,8 @@ _SQUARE_INDEX = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
 
 
 class Move:
-    """A board move (``from_square`` set) or a drop (``drop`` set).
+    """A board move (``from_square`` set) or a drop (``drop`` set).  The arguments are keyword-only:
+    ``Move(from_square=56, to_square=47)`` (7g7f), ``Move(to_square=40, drop=PieceType.PAWN)``.
 
     >>> Move.from_usi("7g7f") == Move(to_square=47, from_square=56)
     True
@@ -32,6 +33,7 @@ class Move:
 
     def __new__(
         cls,
+        *,
         to_square: Square,
         from_square: Square | None = None,
         promotion: bool = False,
@@ -91,6 +93,15 @@ class Move:
     def promotion(self) -> bool:
         """Whether the moving piece promotes."""
         return bool(self.code >> 14)
+
+    def with_promotion(self, promotion: bool = True) -> Move:
+        """This board move with (or without) promotion.
+
+        :raises InvalidMoveError: for a drop, which never promotes.
+        """
+        if self.code >> 7 & 127 >= 81:
+            raise InvalidMoveError(f"invalid move: the drop {self.usi()!r} cannot promote")
+        return _MOVES[self.code & 16383 | bool(promotion) << 14]  # type: ignore[return-value]
 
     def is_drop(self) -> bool:
         """Whether this move drops a piece from the hand."""
@@ -157,6 +168,33 @@ def _build() -> tuple[list[Move | None], dict[int, str], dict[str, Move]]:
 _MOVES, _USI, _USI_TO_MOVE = _build()
 #: MOVES[code]: the interned move for an internal code (None where no move has that code).
 MOVES: list[Move | None] = _MOVES
+
+
+def board_move(from_square: Square, to_square: Square, promotion: bool = False) -> Move:
+    """The board move *from_square* -> *to_square*, for code that already knows both are distinct
+    squares (no validation: fast; use ``Move(...)`` otherwise)."""
+    return _MOVES[to_square | from_square << 7 | promotion << 14]  # type: ignore[return-value]
+
+
+def drop_move(to_square: Square, piece_type: PieceType | int) -> Move:
+    """The drop of *piece_type* (1..7) on *to_square*, without validation (see :func:`board_move`)."""
+    return _MOVES[to_square | (81 + piece_type) << 7]  # type: ignore[return-value]
+
+
+def move_code(from_square: Square, to_square: Square, promotion: bool = False) -> int:
+    """The internal code of a board move (for readers that play codes: see :mod:`shogiban.position`)."""
+    return to_square | from_square << 7 | promotion << 14
+
+
+def drop_code(to_square: Square, piece_type: PieceType | int) -> int:
+    """The internal code of a drop of *piece_type* on *to_square*."""
+    return to_square | (81 + piece_type) << 7
+
+
+def code_parts(code: int) -> tuple[int, int, bool]:
+    """``(to, origin, promotion)`` of a move code; *origin* is the from-square, or 81 + the piece
+    type for a drop."""
+    return code & 127, code >> 7 & 127, bool(code >> 14)
 
 
 def move_usi(code: int) -> str:

@@ -214,6 +214,47 @@ class Position(_PositionState):
         self._hash: int = 0
         self._rep: dict[int, int] = {}
 
+    # -- public read access ---------------------------------------------------------------------
+    # For the notations, record readers and front ends, which must not read the fields above: fast
+    # views of the state (live and unchecked; do not modify what they return).
+
+    @property
+    def piece_codes(self) -> list[int]:
+        """The piece code (``piece_type | color << 4``, 0 for empty) on each square 0..80; the
+        live list: read it, do not modify it."""
+        return self._board
+
+    @property
+    def side_to_move(self) -> int:
+        """The side to move as an int: 0 sente, 1 gote (``Board.turn`` is the :class:`Color`)."""
+        return self._turn
+
+    def hand_counts(self, color: int) -> list[int]:
+        """*color*'s hand as counts indexed by piece type 1..7 (index 0 unused); the live list."""
+        return self._hands[color]
+
+    def pieces_mask(self, piece_type: int, color: int) -> int:
+        """Bitboard (bit *sq* set) of *color*'s pieces of *piece_type*."""
+        return self._bb[piece_type | color << 4]
+
+    def occupancy(self, color: int | None = None) -> int:
+        """Bitboard of the squares *color*'s pieces (or all pieces) stand on."""
+        return self._occ[0] | self._occ[1] if color is None else self._occ[color]
+
+    def state_key(self) -> tuple[int, int, int, int]:
+        """A key of board, hands and side to move (the Zobrist key with the occupancy, so that
+        a key collision needs the same occupancy too)."""
+        return self._hash, self._occ[0], self._occ[1], self._turn
+
+    def push_code(self, code: int) -> None:
+        """Play the move with internal *code* (:mod:`shogiban.move`) unchecked: for readers that
+        have validated it (``Board.push`` takes a :class:`~shogiban.move.Move`)."""
+        self._py_push(code)  # the compiled _push takes this name below, when it is built
+
+    def legal_codes(self) -> list[int]:
+        """Codes of every legal move of the side to move (a new list)."""
+        return self._legal_codes()
+
     # -- set-up ---------------------------------------------------------------------------------
 
     def _clear(self) -> None:
@@ -677,6 +718,8 @@ if SPEEDUPS is not None:
     _COMPILED = SPEEDUPS.methods_for(Position)
     Position._push = _COMPILED["_push"]
     Position._pop = _COMPILED["_pop"]
+    # The public name of the same method, as fast (no Python frame in between).
+    Position.push_code = Position._push  # type: ignore[method-assign]
 
 
 # Other modules import the ray helper from here under this name.

@@ -1,19 +1,25 @@
-"""The shogi-specific rules, kept readable: why a move is illegal, repetition and perpetual
-check, and the entering-king (入玉) and impasse (持将棋) counts.
+"""The shogi-specific rules, kept readable: the one single-move legality checker and its
+refusals, repetition and perpetual check, and the entering-king (入玉) and impasse (持将棋) counts.
 
-Move generation itself lives in :mod:`shogiban.position`, where the same rules are applied with
-bitboards; the functions here explain a refusal and decide game ends.
+:func:`play_checked` is the checker: the board (``push_legal``, ``push_usi``, ``check_move``),
+the record readers and the notations all ask it, so a move is refused with the same
+:class:`~shogiban.errors.Refusal` code whichever way it came.  Move generation itself lives in
+:mod:`shogiban.position`, where the same rules are applied with bitboards.
+:func:`declaration_status` is the one place the declaration conditions and thresholds live.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from shogiban.bitboard import BIT, STEP, ZONE, bishop_attack, ray_attack, rook_attack
+from shogiban.bitboard import BETWEEN, BISHOP_RAYS, BIT, RAYS, ROOK_RAYS, STEP, ZONE
+from shogiban.errors import Refusal
+from shogiban.move import MOVES as _MOVES
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
 from shogiban.pieces import ENGLISH_NAMES, Color
-from shogiban.position import DEAD_END, DROP_ALLOWED, KIND, Position
+from shogiban.position import DEAD_END, DROP_ALLOWED, KIND, SPEEDUPS, Position
 from shogiban.squares import SQUARE_NAMES, square_file
 
 if TYPE_CHECKING:
@@ -25,79 +31,235 @@ FULL_MATERIAL = 54
 BIG_TYPES = (5, 6)
 
 
-def _reach(position: Position, piece: int, sq: int) -> int:
-    """Squares *piece* on *sq* attacks on the current board."""
-    occupied = position._occ[0] | position._occ[1]
+# Ray directions of a lance: towards rank 1 for sente, rank 9 for gote.
+_LANCE_RAYS = (RAYS[0], RAYS[1])
+_FILE_MASKS = tuple(sum(BIT[r * 9 + (sq % 9)] for r in range(9)) for sq in range(81))
+_LINES = tuple(ROOK_RAYS[sq] | BISHOP_RAYS[sq] for sq in range(81))
+_c_legal_codes = SPEEDUPS.legal_codes if SPEEDUPS is not None else None
+
+
+def reaches(position: Position, piece: int, frm: int, to: int) -> bool:
+    """Whether *piece* (a piece code) on *frm* could move to *to* by its movement, ignoring
+    pins, checks and what stands on *to*."""
+    if STEP[piece][frm] >> to & 1:
+        return True
     kind = KIND[piece]
-    if kind == 0:
-        return STEP[piece][sq]
+    if not kind:
+        return False
     if kind == 1:
-        return ray_attack(1 if piece & 16 else 0, sq, occupied)
-    slide = bishop_attack(sq, occupied) if kind in (2, 4) else rook_attack(sq, occupied)
-    return slide | STEP[piece][sq]
+        ray = _LANCE_RAYS[piece >> 4][frm]
+    elif kind in (2, 4):
+        ray = BISHOP_RAYS[frm]
+    else:
+        ray = ROOK_RAYS[frm]
+    return bool(ray >> to & 1) and not BETWEEN[frm][to] & (position._occ[0] | position._occ[1])
 
 
-def illegal_reason(position: Position, move: Move) -> tuple[str, str] | None:
-    """``(code, reason)`` if *move* is illegal for the side to move, else None.
+# Legal move codes of the last few positions, keyed by the Zobrist key and the occupancy (legal
+# moves depend only on board, hands and side to move): writing a move and reading it back, or in
+# several notations, asks for the same position's moves again and again.
+_CACHE_SIZE = 8
+_legal_cache: dict[tuple[int, int, int, int], list[int]] = {}
 
-    Codes: ``no_piece_in_hand``, ``occupied``, ``dead_piece``, ``nifu``, ``uchifuzume``,
-    ``no_piece``, ``not_your_piece``, ``bad_piece_move``, ``cannot_promote``, ``self_check``.
-    """
-    color = position._turn
-    to = move.to_square
-    code = move.code
+
+def legal_codes(position: Position) -> list[int]:
+    """The legal move codes of *position*, remembered for the last few positions (do not modify
+    the list)."""
+    occ = position._occ
+    key = (position._hash, occ[0], occ[1], position._turn)
+    codes = _legal_cache.get(key)
+    if codes is None:
+        codes = position._legal_codes()
+        if len(_legal_cache) >= _CACHE_SIZE:
+            _legal_cache.clear()
+        _legal_cache[key] = codes
+    return codes
+
+
+def legal_moves_to(position: Position, to: int) -> list[Move]:
+    """The legal moves (board moves and drops) to the square *to*, in move-list order."""
+    return [_MOVES[c] for c in legal_codes(position) if c & 127 == to]  # type: ignore[misc]
+
+
+def legal_origins(position: Position, to: int, piece_type: int) -> list[int]:
+    """Squares of the side to move's pieces of *piece_type* with a legal move to *to*."""
     board = position._board
+    found = []
+    for c in legal_codes(position):
+        if c & 127 == to:
+            frm = c >> 7 & 127
+            if frm < 81 and board[frm] & 15 == piece_type and frm not in found:
+                found.append(frm)
+    return found
+
+
+# Where a piece may step to a square from: the steps of the same piece of the other colour.
+_STEP_FROM = tuple(STEP[piece ^ 16] for piece in range(32))
+
+
+def reaching(position: Position, piece: int, to: int) -> list[int]:
+    """Squares, in increasing order, of the pieces *piece* (a piece code) that could move to
+    *to* by their movement (:func:`reaches`)."""
+    kind = KIND[piece]
+    bb = position._bb[piece]
+    if not kind:
+        bb &= _STEP_FROM[piece][to]  # only squares a step away can hold one
+    found = []
+    while bb:
+        low = bb & -bb
+        frm = low.bit_length() - 1
+        bb ^= low
+        if not kind or reaches(position, piece, frm, to):
+            found.append(frm)
+    return found
+
+
+def play_checked(position: Position, code: int, in_check: bool | None = None) -> str | None:
+    """The single-move legality checker: play the move *code* if the rules allow it and return
+    None, else leave *position* unchanged and return the refusal code (see :func:`check_move`).
+
+    The tests run in the order of :func:`check_move`'s codes, cheapest first.  *in_check* says
+    whether the side to move is in check, when the caller knows: not in check, only a king move
+    or a move off a line through the king can expose the king, so the costly self-check test is
+    skipped for the rest (the record readers pass it along from move to move).
+    """
+    to = code & 127
     frm = code >> 7 & 127
+    color = position._turn
+    squares = position._board
     if frm >= 81:
         pt = frm - 81
-        name = ENGLISH_NAMES[pt]
         if not position._hands[color][pt]:
-            return "no_piece_in_hand", f"no {name} in hand"
-        if board[to]:
-            return "occupied", f"cannot drop on {SQUARE_NAMES[to]}: the square is occupied"
+            return "no_piece_in_hand"
+        if squares[to]:
+            return "occupied"
         if not DROP_ALLOWED[color][pt] >> to & 1:
-            return "dead_piece", f"a {name} dropped on {SQUARE_NAMES[to]} could never move"
-        if pt == 1 and position._bb[1 | color << 4] & _file_mask(to):
-            return "nifu", f"two pawns on file {square_file(to)}"
+            return "dead_piece"
+        if pt == 1 and position._bb[1 | color << 4] & _FILE_MASKS[to]:
+            return "nifu"
+        piece = 0
     else:
-        piece = board[frm]
+        target = squares[to]
+        if target & 15 == 8 and target >> 4 != color:
+            return "king_capture"  # only a lenient start position offers one, whatever moves
+        piece = squares[frm]
         if not piece:
-            return "no_piece", f"no piece on {SQUARE_NAMES[frm]}"
+            return "no_piece"
         if piece >> 4 != color:
-            return "not_your_piece", f"the piece on {SQUARE_NAMES[frm]} belongs to {SIDE_NAMES[color ^ 1]}"
-        name = ENGLISH_NAMES[piece & 15]
-        if board[to] and board[to] >> 4 == color:
-            return "occupied", f"{SQUARE_NAMES[to]} holds your own piece"
-        if not _reach(position, piece, frm) >> to & 1:
-            return "bad_piece_move", f"a {name} on {SQUARE_NAMES[frm]} cannot move to {SQUARE_NAMES[to]}"
-        if move.promotion:
-            if not 1 <= piece & 15 <= 6:
-                return "cannot_promote", f"a {name} cannot promote"
-            if not (ZONE[color] >> frm & 1 or ZONE[color] >> to & 1):
-                return "cannot_promote", (
-                    f"cannot promote: neither {SQUARE_NAMES[frm]} nor {SQUARE_NAMES[to]} is in the promotion zone"
-                )
+            return "not_your_piece"
+        if target and target >> 4 == color:
+            return "occupied"
+        if not reaches(position, piece, frm, to):
+            return "bad_piece_move"
+        if code >> 14:
+            if not 1 <= piece & 15 <= 6 or not (ZONE[color] >> frm & 1 or ZONE[color] >> to & 1):
+                return "cannot_promote"
         elif DEAD_END[piece] >> to & 1:
-            return "dead_piece", f"a {name} on {SQUARE_NAMES[to]} could never move again: it must promote"
+            return "dead_piece"
     position._push(code)
-    try:
-        in_check = position._kings[color] >= 0 and position._is_attacked(
-            position._kings[color], color ^ 1, position._occ[0] | position._occ[1]
-        )
-        if in_check:
-            return "self_check", "leaves the king in check"
-        if frm == 82 and position._in_check() and not position._has_legal_move():
-            return "uchifuzume", "pawn drop mate (打ち歩詰め)"
-    finally:
+    ksq = position._kings[color]
+    # Not in check, only a king move or a move off a line through the king can expose it.
+    exposed = in_check is not False or piece & 15 == 8 or (frm < 81 and _LINES[ksq] >> frm & 1)
+    if ksq >= 0 and exposed and position._is_attacked(ksq, color ^ 1, position._occ[0] | position._occ[1]):
         position._pop()
-    if code not in position._legal_codes():  # pragma: no cover - the checks above are complete
-        return "illegal", "illegal move"
+        return "self_check"
+    if frm == 82:
+        eksq = position._kings[color ^ 1]
+        if eksq >= 0 and to == (eksq - 9 if color else eksq + 9):
+            # Only a pawn dropped in front of the king checks it; _is_pawn_drop_mate drops it itself.
+            position._pop()
+            if position._is_pawn_drop_mate(to):
+                return "uchifuzume"
+            position._push(code)
     return None
 
 
-def _file_mask(sq: int) -> int:
-    col = sq % 9
-    return sum(BIT[r * 9 + col] for r in range(9))
+def gives_check_after(position: Position, code: int) -> bool:
+    """Whether the move *code*, just played on *position*, checks the side now to move."""
+    to = code & 127
+    frm = code >> 7 & 127
+    color = position._turn ^ 1
+    eksq = position._kings[color ^ 1]
+    if eksq < 0:
+        return False
+    if reaches(position, position._board[to], to, eksq):
+        return True
+    # A discovered check: the move left a line through the enemy king.
+    return frm < 81 and bool(_LINES[eksq] >> frm & 1) and position._is_attacked(
+        eksq, color, position._occ[0] | position._occ[1]
+    )
+
+
+def check_move(position: Position, move: Move) -> Refusal | None:
+    """Why the rules refuse *move* for the side to move, or None if it is legal.
+
+    The codes (keys of the catalogue's ``rules.`` domain): ``no_piece_in_hand``, ``occupied``,
+    ``dead_piece``, ``nifu``, ``king_capture``, ``no_piece``, ``not_your_piece``,
+    ``bad_piece_move``, ``cannot_promote``, ``self_check``, ``uchifuzume``.  The parameters name
+    ``square`` (the destination), ``from_square``, ``file`` and ``piece`` (a piece type) as ints.
+
+    >>> from shogiban import Board
+    >>> check_move(Board("4k4/9/9/9/9/9/4P4/9/4K4 b P 1"), Move.from_usi("P*5e")).code
+    'nifu'
+    """
+    code = move.code
+    if _c_legal_codes is not None and code in _c_legal_codes(position):
+        return None
+    refused = play_checked(position, code)
+    if refused is None:
+        position._pop()
+        return None
+    return describe_refusal(position, move, refused)
+
+
+def describe_refusal(position: Position, move: Move, code: str) -> Refusal:
+    """The :class:`Refusal` for the rules' refusal *code* of *move* (with its parameters and
+    English sentence)."""
+    to = move.to_square
+    frm = move.code >> 7 & 127
+    dest = SQUARE_NAMES[to]
+    params: dict[str, str | int] = {"square": to}
+    if frm >= 81:
+        pt = frm - 81
+        params["piece"] = pt
+        name = ENGLISH_NAMES[pt]
+        message = {
+            "no_piece_in_hand": f"no {name} in hand",
+            "occupied": f"cannot drop on {dest}: the square is occupied",
+            "dead_piece": f"a {name} dropped on {dest} could never move",
+            "nifu": f"two pawns on file {square_file(to)}",
+        }.get(code, "")
+        if code == "nifu":
+            params["file"] = square_file(to)
+    else:
+        params["from_square"] = frm
+        piece = position._board[frm]
+        if piece:
+            params["piece"] = piece & 15
+        name = ENGLISH_NAMES[piece & 15]
+        origin = SQUARE_NAMES[frm]
+        message = {
+            "no_piece": f"no piece on {origin}",
+            "not_your_piece": f"the piece on {origin} belongs to {SIDE_NAMES[position._turn ^ 1]}",
+            "occupied": f"{dest} holds your own piece",
+            "king_capture": "a king cannot be captured",
+            "bad_piece_move": f"a {name} on {origin} cannot move to {dest}",
+            "cannot_promote": f"a {name} cannot promote" if not 1 <= piece & 15 <= 6 else
+            f"cannot promote: neither {origin} nor {dest} is in the promotion zone",
+            "dead_piece": f"a {name} on {dest} could never move again: it must promote",
+        }.get(code, "")
+    if not message:
+        message = {"self_check": "leaves the king in check", "uchifuzume": "pawn drop mate (打ち歩詰め)"}.get(
+            code, "illegal move"
+        )
+    return Refusal(code, params, message)
+
+
+def illegal_reason(position: Position, move: Move) -> tuple[str, str] | None:
+    """``(code, reason)`` if *move* is illegal for the side to move, else None: the code and
+    English sentence of :func:`check_move`."""
+    refusal = check_move(position, move)
+    return None if refusal is None else (refusal.code, refusal.message)
 
 
 # -- repetition -------------------------------------------------------------------------------
@@ -168,42 +330,115 @@ def declaration_points(position: Position, color: int) -> tuple[int, int]:
     return points, pieces
 
 
-def declaration_result(position: Position, rule: EnteringKingRule) -> tuple[Outcome | None, str]:
-    """What a declaration by the side to move would give under *rule*: an outcome (a win, or a
-    draw under the 24-point rule) or None with the reason it fails."""
-    color = position._turn
-    side = SIDE_NAMES[color]
+@dataclass(frozen=True, slots=True)
+class DeclarationStatus:
+    """Where a declaration (入玉宣言) by the side to move stands under a rule: each condition,
+    the points of both sides, the thresholds, and what declaring would give.
+
+    >>> from shogiban import Board
+    >>> status = declaration_status(Board(), EnteringKingRule.POINTS_27)
+    >>> status.may_declare, status.refusal.code, status.win_points
+    (False, 'king_not_in_camp', 28)
+    """
+
+    rule: EnteringKingRule
+    color: Color
+    """The side to move, who would declare."""
+    king_in_camp: bool
+    in_check: bool
+    pieces_in_camp: tuple[int, int]
+    """Pieces (king excluded) each side has in its enemy camp, sente first."""
+    points: tuple[int, int]
+    """Declaration points of each side (hand plus pieces in the enemy camp), sente first."""
+    win_points: int
+    """Points the side to move needs to win (0 with no rule in force)."""
+    draw_points: int | None
+    """Points the side to move needs for a draw (24-point rules), else None."""
+    outcome: Outcome | None
+    """What declaring now gives (a win, or a 持将棋 draw), None if the declaration fails."""
+    refusal: Refusal | None
+    """The first unmet condition, None when declaring gives :attr:`outcome`."""
+
+    @property
+    def may_declare(self) -> bool:
+        """Whether the side to move may declare now (for a win or a draw)."""
+        return self.outcome is not None
+
+    @property
+    def wins(self) -> bool:
+        """Whether declaring now wins."""
+        return self.outcome is not None and self.outcome.winner is not None
+
+
+def declaration_thresholds(position: Position, rule: EnteringKingRule, color: int) -> tuple[int, int | None]:
+    """``(win, draw)``: the points *color* needs under *rule* to win by declaring, and for a
+    draw (None where the rule has no draw): 28 / 27 under the 27-point rule, 31 / 24 under the
+    24-point rule, the handicap giver's (gote's) lowered by the pieces the handicap removed in
+    the ``*_HANDICAP`` variants."""
     if rule is EnteringKingRule.NONE:
-        return None, "no entering-king rule is in force"
-    ksq = position._kings[color]
-    if ksq < 0 or not ZONE[color] >> ksq & 1:
-        return None, f"{side}'s king is not in the enemy camp"
-    if position._in_check():
-        return None, f"{side}'s king is in check"
-    points, pieces = declaration_points(position, color)
-    if pieces < 10:
-        return None, f"only {pieces} pieces in the enemy camp (10 needed)"
+        return 0, None
     adjust = 0
     if rule in (EnteringKingRule.POINTS_27_HANDICAP, EnteringKingRule.POINTS_24_HANDICAP) and color == 1:
         adjust = missing_material(position)
     if rule in (EnteringKingRule.POINTS_27, EnteringKingRule.POINTS_27_HANDICAP):
-        need = (28 if color == 0 else 27) - adjust
-        if points >= need:
-            return Outcome(Termination.ENTERING_KING, Color(color), f"{side} declared with {points} points"), ""
-        return None, f"{points} points ({need} needed)"
-    win, draw = 31 - adjust, 24 - adjust
-    if points >= win:
-        return Outcome(Termination.ENTERING_KING, Color(color), f"{side} declared with {points} points"), ""
-    if points >= draw:
-        return Outcome(Termination.ENTERING_KING, None, f"{side} declared with {points} points: 持将棋"), ""
-    return None, f"{points} points ({draw} needed for a draw, {win} to win)"
+        return (28 if color == 0 else 27) - adjust, None
+    return 31 - adjust, 24 - adjust
+
+
+def declaration_status(position: Position, rule: EnteringKingRule) -> DeclarationStatus:
+    """Every fact of a declaration by the side to move under *rule* (see :class:`DeclarationStatus`);
+    the one place the thresholds and conditions are worked out."""
+    color = position._turn
+    side = SIDE_NAMES[color]
+    black, white = declaration_points(position, 0), declaration_points(position, 1)
+    points, pieces = (black, white)[color]
+    ksq = position._kings[color]
+    in_camp = ksq >= 0 and bool(ZONE[color] >> ksq & 1)
+    in_check = position._in_check()
+    win, draw = declaration_thresholds(position, rule, color)
+    outcome: Outcome | None = None
+    refusal: Refusal | None = None
+    if rule is EnteringKingRule.NONE:
+        refusal = Refusal("no_declaration_rule", {}, "no entering-king rule is in force")
+    elif not in_camp:
+        refusal = Refusal("king_not_in_camp", {"side": side}, f"{side}'s king is not in the enemy camp")
+    elif in_check:
+        refusal = Refusal("declare_in_check", {"side": side}, f"{side}'s king is in check")
+    elif pieces < 10:
+        refusal = Refusal("too_few_pieces", {"pieces": pieces}, f"only {pieces} pieces in the enemy camp (10 needed)")
+    elif points >= win:
+        outcome = Outcome(Termination.ENTERING_KING, Color(color), f"{side} declared with {points} points")
+    elif draw is not None and points >= draw:
+        outcome = Outcome(Termination.ENTERING_KING, None, f"{side} declared with {points} points: 持将棋")
+    elif draw is None:
+        refusal = Refusal("too_few_points", {"points": points, "need": win}, f"{points} points ({win} needed)")
+    else:
+        refusal = Refusal(
+            "too_few_points", {"points": points, "need": draw},
+            f"{points} points ({draw} needed for a draw, {win} to win)",
+        )
+    return DeclarationStatus(
+        rule, Color(color), in_camp, in_check, (black[1], white[1]), (black[0], white[0]), win, draw, outcome, refusal
+    )
+
+
+def declaration_result(position: Position, rule: EnteringKingRule) -> tuple[Outcome | None, str]:
+    """What a declaration by the side to move would give under *rule*: an outcome (a win, or a
+    draw under the 24-point rule) or None with the reason it fails (from :func:`declaration_status`)."""
+    status = declaration_status(position, rule)
+    return status.outcome, status.refusal.message if status.refusal is not None else ""
+
+
+def impasse_points(position: Position) -> tuple[int, int]:
+    """The 24-point counts (持将棋) of sente and gote: all pieces on the board and in hand,
+    the pieces a handicap removed credited to the giver (gote)."""
+    return material(position, 0), material(position, 1) + missing_material(position)
 
 
 def impasse_outcome(position: Position) -> Outcome:
     """The 24-point count (持将棋) of all pieces on the board and in hand, by agreement: both
     >= 24 is a draw, fewer loses.  Pieces a handicap removed count for the giver (gote)."""
-    black = material(position, 0)
-    white = material(position, 1) + missing_material(position)
+    black, white = impasse_points(position)
     detail = f"sente {black} points, gote {white} points"
     if (black >= 24 and white >= 24) or (black < 24 and white < 24):
         return Outcome(Termination.IMPASSE, None, detail)

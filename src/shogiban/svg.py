@@ -222,7 +222,7 @@ def board_svg(
     )
     if coordinates:
         parts += _coordinates(layout, lang)
-    for sq, code in enumerate(board._board):
+    for sq, code in enumerate(board.piece_codes):
         if code:
             cx, cy = layout.center(sq)
             gote = bool(code >> 4) != flipped

@@ -131,7 +131,7 @@ def text_board(
         cells = []
         for file in files:
             sq = (rank - 1) * 9 + 9 - file
-            cells.append(("*" if sq == marked else " ") + _cell(board._board[sq], lang))
+            cells.append(("*" if sq == marked else " ") + _cell(board.piece_codes[sq], lang))
         lines.append("|" + "".join(cells) + "|" + RANK_LABELS[lang][rank - 1])
     lines.append(frame)
     lines.append(f"{sides[bottom]}{words['hand']}{_hand(board, bottom, lang)}")

@@ -98,9 +98,10 @@ def test_format_move_per_language() -> None:
 @pytest.mark.parametrize(
     ("sfen", "text", "code", "ja"),
     [
-        ("4k4/7P1/9/9/9/9/9/9/4K4 b - 1", "２一歩", "must_promote", "歩兵はそこでは成らなければなりません"),
-        ("4k4/7P1/9/9/9/9/9/9/4K4 b - 1", "P-2a", "must_promote", "歩兵はそこでは成らなければなりません"),
-        (None, "７六歩成", "cannot_promote_here", "その手では歩兵は成れません"),
+        # The codes are the core's, as push_usi gives them (2b2a: dead_piece; 7g7f+: cannot_promote).
+        ("4k4/7P1/9/9/9/9/9/9/4K4 b - 1", "２一歩", "dead_piece", "歩兵はそこでは成らなければなりません"),
+        ("4k4/7P1/9/9/9/9/9/9/4K4 b - 1", "P-2a", "dead_piece", "歩兵はそこでは成らなければなりません"),
+        (None, "７六歩成", "cannot_promote", "その手では歩兵は成れません"),
         (None, "５五銀", "no_such_move", "５五に動ける自分の銀将がありません"),
         (None, "S-5e", "no_such_move", "５五に動ける自分の銀将がありません"),
         (None, "△７六歩", "wrong_side", "先手の手番です"),

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from shogiban.bitboard import BISHOP_RAYS, BIT, ROOK_RAYS, ZONE
+from shogiban.bitboard import BISHOP_RAYS, ROOK_RAYS
 from shogiban.board import Board
-from shogiban.notation._legal import reaches
-from shogiban.position import DEAD_END, DROP_ALLOWED, SPEEDUPS
+from shogiban.position import SPEEDUPS
+from shogiban.rules import gives_check_after, play_checked
 
-_FILE_MASKS = tuple(sum(BIT[r * 9 + (sq % 9)] for r in range(9)) for sq in range(81))
 _LINES = tuple(ROOK_RAYS[sq] | BISHOP_RAYS[sq] for sq in range(81))
 
 #: What :func:`push_if_legal` returns: illegal (0, false), legal and not a check, legal and a
@@ -38,61 +37,17 @@ def push_if_legal(board: Board, code: int, in_check: bool | None = None) -> int:
     when it gives check, or :data:`PLAYED` when that is not worked out; else leave the board
     unchanged and return :data:`ILLEGAL` (0, so the result reads as a bool).
 
+    The test is the rules core's single-move checker (:func:`shogiban.rules.play_checked`), or
+    with the accelerator the compiled legal-move list.
+
     :param in_check: whether the side to move is in check, when the caller knows (None: it is
         worked out when needed).
     """
     if _C_LEGAL_CODES is not None:
         if code in _C_LEGAL_CODES(board):
-            board._push(code)
+            board.push_code(code)
             return PLAYED
         return ILLEGAL
-    to = code & 127
-    frm = code >> 7 & 127
-    color = board._turn
-    squares = board._board
-    if frm >= 81:
-        pt = frm - 81
-        if not board._hands[color][pt] or squares[to] or not DROP_ALLOWED[color][pt] >> to & 1:
-            return ILLEGAL
-        if pt == 1:
-            if board._bb[1 | color << 4] & _FILE_MASKS[to]:
-                return ILLEGAL
-            eksq = board._kings[color ^ 1]
-            if eksq >= 0 and to == (eksq - 9 if color else eksq + 9) and board._is_pawn_drop_mate(to):
-                return ILLEGAL
-        piece = 0
-    else:
-        piece = squares[frm]
-        if not piece or piece >> 4 != color:
-            return ILLEGAL
-        target = squares[to]
-        if target and (target >> 4 == color or target & 15 == 8):
-            return ILLEGAL  # a king is never captured (a lenient start position may offer one)
-        if not reaches(board, piece, frm, to):
-            return ILLEGAL
-        if code >> 14:
-            if not 1 <= piece & 15 <= 6 or not (ZONE[color] >> frm & 1 or ZONE[color] >> to & 1):
-                return ILLEGAL
-        elif DEAD_END[piece] >> to & 1:
-            return ILLEGAL
-    board._push(code)
-    ksq = board._kings[color]
-    # Not in check, only a king move or a move off a line through the king can expose it.
-    exposed = in_check is not False or piece & 15 == 8 or (frm < 81 and _LINES[ksq] >> frm & 1)
-    if ksq >= 0 and exposed and board._is_attacked(ksq, color ^ 1, board._occ[0] | board._occ[1]):
-        board._pop()
+    if play_checked(board, code, in_check) is not None:
         return ILLEGAL
-    return CHECK if _gives_check(board, frm, to, color) else LEGAL
-
-
-def _gives_check(board: Board, frm: int, to: int, color: int) -> bool:
-    """Whether the move just played from *frm* to *to* by *color* checks the other king."""
-    eksq = board._kings[color ^ 1]
-    if eksq < 0:
-        return False
-    if reaches(board, board._board[to], to, eksq):
-        return True
-    # A discovered check: the move left a line through the enemy king.
-    return frm < 81 and bool(_LINES[eksq] >> frm & 1) and board._is_attacked(
-        eksq, color, board._occ[0] | board._occ[1]
-    )
+    return CHECK if gives_check_after(board, code) else LEGAL

@@ -16,7 +16,7 @@ from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.results import ResultKind
 from shogiban.kifu.walk import positions_before
 from shogiban.move import Move
-from shogiban.notation._legal import why_illegal
+from shogiban.notation._legal import refusal_of
 
 ILLEGAL_PREFIX = "反則手: "
 _ILLEGAL_RE = re.compile(r"反則手[:：]\s*(\S+)")
@@ -53,5 +53,5 @@ def restore_illegal_moves(game: Game) -> None:
             continue
         result = node.result
         assert result is not None
-        node.result = replace(result, illegal_move=move, detail=result.detail or why_illegal(board, move)[1])
+        node.result = replace(result, illegal_move=move, detail=result.detail or refusal_of(board, move).message)
         node.comment = node.comment.partition("\n")[2]

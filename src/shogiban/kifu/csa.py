@@ -30,6 +30,7 @@ from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_lar
 from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
 from shogiban.kifu.results import csa_token, make_result
 from shogiban.kifu.timefmt import format_seconds_csa
+from shogiban.move import drop_code, move_code
 from shogiban.notation.csa_move import CSA_PIECE_NAMES, CSA_PIECE_TYPES, make_csa_move
 from shogiban.notation.excerpt import excerpt
 from shogiban.pieces import PieceType
@@ -349,11 +350,11 @@ class _CsaReader:
         if len(s) != 7 or not s[1:5].isdigit():
             self.error(f"cannot read move {excerpt(s)}", lineno, raw)
             return None
-        if (s[0] == "-") != (board._turn == 1):
+        if (s[0] == "-") != (board.side_to_move == 1):
             if self.builder.ended:
                 self.builder.move(0, lineno, raw, text=s)  # reports "after the end"
                 return None
-            side = "gote" if board._turn else "sente"
+            side = "gote" if board.side_to_move else "sente"
             self.error(f"move {excerpt(s)} by the wrong side ({side} to move)", lineno, raw)
             return None
         to = _SQUARES.get(s[3:5])
@@ -366,16 +367,16 @@ class _CsaReader:
             if not 1 <= pt <= 7:
                 self.error(f"cannot drop {excerpt(s[5:7])} in {excerpt(s)}", lineno, raw)
                 return None
-            return to | (81 + pt) << 7
+            return drop_code(to, pt)
         frm = _SQUARES.get(origin)
         if frm is None or frm == to:
             self.error(f"cannot read move {excerpt(s)}", lineno, raw)
             return None
-        before = board._board[frm] & 15
+        before = board.piece_codes[frm] & 15
         if before == pt or not before:
-            return to | frm << 7
+            return move_code(frm, to)
         if before + 8 == pt and before <= 6:
-            return to | frm << 7 | 1 << 14
+            return move_code(frm, to, True)
         self.error(f"move {excerpt(s)}: the piece on {origin} is {CSA_PIECES[before]}, not {s[5:7]}", lineno, raw)
         return None
 

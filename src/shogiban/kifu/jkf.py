@@ -293,19 +293,19 @@ class _JkfReader:
             self.error(f"{here}: move without a destination")
             return None
         color = move.get("color")
-        if color in (0, 1) and color != board._turn:
-            self.error(f"{here}: move by the wrong side ({'gote' if board._turn else 'sente'} to move)")
+        if color in (0, 1) and color != board.side_to_move:
+            self.error(f"{here}: move by the wrong side ({'gote' if board.side_to_move else 'sente'} to move)")
             return None
         piece = PIECE_OF_CSA.get(move.get("piece", ""))
         if frm is None:
             if piece is None or not 1 <= piece <= 7:
                 self.error(f"{here}: cannot drop {excerpt(move.get('piece'))}")
                 return None
-            return Move(to, drop=piece)
+            return Move(to_square=to, drop=piece)
         if frm == to:
             self.error(f"{here}: the move does not move")
             return None
-        return Move(to, frm, move.get("promote") is True)
+        return Move(from_square=frm, to_square=to, promotion=move.get("promote") is True)
 
 
 def _square(place: object) -> int | None:
@@ -412,7 +412,7 @@ class _MovesWriter:
                 item = _item(parent, node, board, totals)
                 if node.result is not None:
                     lost += not result_kept(node.result, make_result(item["special"], board.turn))
-                side = board._turn
+                side = board.side_to_move
                 if node.total is not None:
                     totals[side] = node.total
                 elif node.elapsed is not None:
@@ -447,7 +447,7 @@ def _item(parent: GameNode, node: GameNode, board: Board, totals: list[float]) -
         item["special"] = csa_token(node.result, board.turn)
         comment = result_comment(node, board)
     if node.elapsed is not None or node.total is not None:
-        side = board._turn
+        side = board.side_to_move
         total = node.total if node.total is not None else totals[side] + (node.elapsed or 0)
         now = int(node.elapsed or 0)
         t = int(total)
@@ -462,28 +462,28 @@ def _item(parent: GameNode, node: GameNode, board: Board, totals: list[float]) -
 
 def _move(parent: GameNode, move: Move, board: Board) -> dict[str, Any]:
     to = move.to_square
-    out: dict[str, Any] = {"color": board._turn}
+    out: dict[str, Any] = {"color": board.side_to_move}
     if move.drop is not None:
         out["piece"] = CSA_PIECES[move.drop]
     else:
         frm = move.from_square
         assert frm is not None
-        piece = board._board[frm] & 15
+        piece = board.piece_codes[frm] & 15
         out["from"] = {"x": square_file(frm), "y": square_rank(frm)}
         out["piece"] = CSA_PIECES[piece] if piece else "FU"
         if move.promotion:
             out["promote"] = True
-        elif 1 <= piece <= 6 and (frm < 27 or to < 27 if board._turn == 0 else frm >= 54 or to >= 54):
+        elif 1 <= piece <= 6 and (frm < 27 or to < 27 if board.side_to_move == 0 else frm >= 54 or to >= 54):
             out["promote"] = False
-        captured = board._board[to]
-        if captured and captured >> 4 != board._turn:
+        captured = board.piece_codes[to]
+        if captured and captured >> 4 != board.side_to_move:
             out["capture"] = CSA_PIECES[captured & 15]
     out["to"] = {"x": square_file(to), "y": square_rank(to)}
     if parent.move is not None and parent.move.to_square == to:
         out["same"] = True
     # 右 左 直 上 引 寄 打 are only needed when another piece of the same kind reaches the square.
-    kind = move.drop if move.drop is not None else board._board[move.from_square] & 15  # type: ignore[index]
-    if not any(board._board[sq] & 15 == kind and sq != move.from_square for sq in board.attackers(board.turn, to)):
+    kind = move.drop if move.drop is not None else board.piece_codes[move.from_square] & 15  # type: ignore[index]
+    if not any(board.piece_codes[sq] & 15 == kind and sq != move.from_square for sq in board.attackers(board.turn, to)):
         return out
     try:
         text = make_ki2_move(board, move, previous_to=-1, mark=False)

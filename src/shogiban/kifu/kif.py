@@ -39,6 +39,7 @@ from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
 from shogiban.kifu.results import KIF_WORDS, kif_word, make_result
 from shogiban.kifu.timefmt import format_kif_time
+from shogiban.move import drop_code, move_code
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.japanese import make_kif_move, resolve_japanese
 
@@ -215,18 +216,18 @@ class _KifReader(KakinokiReader):
             if pt > 7:
                 self.error(f"{excerpt(text)}: a {name} cannot be dropped", lineno, line)
                 return None
-            return to | (81 + pt) << 7
+            return drop_code(to, pt)
         assert ff is not None
         assert fr is not None
         frm = (int(fr) - 1) * 9 + 9 - int(ff)
-        on_board = builder.board._board[frm] & 15
+        on_board = builder.board.piece_codes[frm] & 15
         if on_board and on_board != pt and not builder.ended:
             self.error(f"{excerpt(text)}: the piece on {ff}{fr} is not a {name}", lineno, line)
             return None
         if frm == to:
             self.error(f"{excerpt(text)} does not move", lineno, line)
             return None
-        return to | frm << 7 | (1 << 14 if suffix == "成" else 0)
+        return move_code(frm, to, suffix == "成")
 
     def made(self, s: str, lineno: int, line: str) -> None:
         # Only a fallback: the special move line (投了, ...) is the result when there is one.

@@ -78,10 +78,10 @@ def _decode(value: int) -> Move | None:
         pt = _DROP_TYPE.get(frm - 81)
         if pt is None or promotion:
             return None
-        return Move(to_sq, drop=pt)
+        return Move(to_square=to_sq, drop=pt)
     if frm == to or frm >= 81:
         return None
-    return Move(to_sq, _usen_square(frm), bool(promotion))
+    return Move(from_square=_usen_square(frm), to_square=to_sq, promotion=bool(promotion))
 
 
 def _decoded_table() -> dict[str, Move]:

@@ -30,7 +30,7 @@ from shogiban.kifu.game import Game
 from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
 from shogiban.kifu.losses import Loss, add_loss, feature_losses
 from shogiban.kifu.results import ResultKind
-from shogiban.move import MOVES, Move
+from shogiban.move import MOVES, Move, drop_code, move_code
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.positions import sfen_parts
 from shogiban.sfen import STARTING_SFEN, SfenParts, make_sfen
@@ -252,29 +252,29 @@ def read_sfen_games(
 
 def _connecting_move(board: Board, target: SfenParts) -> Move | None:
     """The legal move that turns *board* into *target*, found from the squares that changed."""
-    mover = board._turn
+    mover = board.side_to_move
     if target.turn == mover:
         return None
-    squares, goal = board._board, target.board
+    squares, goal = board.piece_codes, target.board
     changed = [sq for sq in range(81) if squares[sq] != goal[sq]]
     candidates: list[int] = []
     if len(changed) == 1:
         to = changed[0]
         piece = goal[to]
         if piece and piece >> 4 == mover and not squares[to] and 1 <= piece & 15 <= 7:
-            candidates.append(to | (81 + (piece & 15)) << 7)
+            candidates.append(drop_code(to, piece & 15))
     elif len(changed) == 2:
         for frm, to in (changed, changed[::-1]):
             before, after = squares[frm], goal[to]
             if before and before >> 4 == mover and not goal[frm] and after >> 4 == mover:
                 if after == before:
-                    candidates.append(to | frm << 7)
+                    candidates.append(move_code(frm, to))
                 elif after == before + 8:
-                    candidates.append(to | frm << 7 | 1 << 14)
+                    candidates.append(move_code(frm, to, True))
     for code in candidates:
         if push_if_legal(board, code):
-            same = board._hands == target.hands
-            board._pop()
+            same = [board.hand_counts(0), board.hand_counts(1)] == target.hands
+            board.pop()
             if same:
                 return Move.from_code(code)
     return None

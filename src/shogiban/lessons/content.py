@@ -25,8 +25,8 @@ from shogiban.board import Board
 from shogiban.i18n import LANGUAGES, Language, has_key, translate
 from shogiban.lessons.targets import move_targets
 from shogiban.move import Move
+from shogiban.notation import words as explain
 from shogiban.pieces import Color, Piece
-from shogiban.play import explain
 from shogiban.squares import SQUARE_NAMES, parse_square, square_file, square_rank
 
 #: The square a piece stands on in the piece diagrams (the centre of the board).
@@ -189,10 +189,10 @@ def exercise_tries(spec: dict[str, Any], board: Board) -> list[Move]:
             df = abs(square_file(sq) - square_file(origin))
             dr = square_rank(sq) - square_rank(origin)
             if ((df <= 1 and abs(dr) <= 1) or (df == 1 and dr == -2)) and sq != origin:
-                tries.append(Move(sq, origin))
+                tries.append(Move(from_square=origin, to_square=sq))
     if spec.get("goal") == "refused":
         for piece_type in board.hand(board.turn):
-            tries += [Move(sq, drop=piece_type) for sq in range(81) if board.piece_at(sq) is None]
+            tries += [Move(to_square=sq, drop=piece_type) for sq in range(81) if board.piece_at(sq) is None]
     legal = set(board.legal_moves)
     return [m for m in dict.fromkeys(tries) if m not in legal]
 

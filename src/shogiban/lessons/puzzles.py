@@ -29,8 +29,7 @@ from shogiban.errors import IllegalMoveError, InvalidMoveError
 from shogiban.i18n import Language, translate
 from shogiban.lessons.targets import legal_targets
 from shogiban.move import Move
-from shogiban.play import explain
-from shogiban.play.moveinput import format_move
+from shogiban.notation import words as explain
 from shogiban.squares import SQUARE_NAMES
 
 #: The lengths offered, in plies.
@@ -269,7 +268,7 @@ class PuzzleChecker:
             verdict = _Verdict(True, stored)
         if not verdict.mates or verdict.reply is None:
             return _refused("no_mate", translate("puzzle.no_mate", language, moves=_moves_text(left, language)))
-        reply_text = format_move(board, verdict.reply, language)
+        reply_text = explain.format_move(board, verdict.reply, language)
         board.push(verdict.reply)
         new_line.append(verdict.reply.usi())
         answer = _accepted(board, new_line, verdict.reply, solved=False, language=language)

@@ -105,7 +105,7 @@ def _last_move_text(board: Board, move: Move) -> str:
         before.pop()
         return make_ki2_move(before, move)
     mark = "△" if board.turn == 0 else "▲"
-    piece = board._board[move.to_square] & 15
+    piece = board.piece_codes[move.to_square] & 15
     if move.drop is not None:
         return f"{mark}{japanese_square(move.to_square)}{KIF_PIECE_NAMES[move.drop]}打"
     kind = unpromote(piece) if move.promotion else PieceType(piece) if piece else None
@@ -131,7 +131,7 @@ def make_bod(
     lines = [f"{white}の持駒：{_hand_text(board.hand(1))}", _FILES_LINE, _FRAME]
     for r in range(9):
         cells = []
-        for code in board._board[r * 9:r * 9 + 9]:
+        for code in board.piece_codes[r * 9:r * 9 + 9]:
             if not code:
                 cells.append(" ・")
             else:

@@ -20,11 +20,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from shogiban.errors import IllegalMoveError, InvalidMoveError
-from shogiban.move import Move
-from shogiban.notation._legal import legal_codes, why_illegal
+from shogiban.errors import InvalidMoveError, Refusal
+from shogiban.move import Move, board_move, drop_move
+from shogiban.notation._legal import illegal, legal_codes, refusal_of
 from shogiban.notation.excerpt import excerpt
 from shogiban.pieces import ENGLISH_NAMES, PieceType, promote
+from shogiban.rules import describe_refusal
 from shogiban.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
@@ -56,23 +57,18 @@ def make_csa_move(board: Board, move: Move) -> str:
 
     :raises IllegalMoveError: if the side to move has no such piece (or none in hand).
     """
-    sign = "+-"[board._turn]
+    color = board.side_to_move
+    sign = "+-"[color]
     to = _csa_square(move.to_square)
     if move.drop is not None:
-        if not board._hands[board._turn][move.drop]:
-            raise IllegalMoveError(
-                f"illegal move: {move.usi()!r} in {board.sfen()} (no {ENGLISH_NAMES[move.drop]} in hand)",
-                "no_piece_in_hand",
-            )
+        if not board.hand_counts(color)[move.drop]:
+            raise illegal(board, describe_refusal(board, move, "no_piece_in_hand"), move)
         return f"{sign}00{to}{CSA_PIECE_NAMES[move.drop]}"
     frm = move.from_square
     assert frm is not None
-    piece = board._board[frm]
-    if not piece or piece >> 4 != board._turn:
-        raise IllegalMoveError(
-            f"illegal move: {move.usi()!r} in {board.sfen()} (no piece of the side to move on {SQUARE_NAMES[frm]})",
-            "no_piece",
-        )
+    piece = board.piece_codes[frm]
+    if not piece or piece >> 4 != color:
+        raise illegal(board, _no_piece(board, frm, move.to_square), move)
     after = promote(piece & 15) if move.promotion else PieceType(piece & 15)
     return f"{sign}{_csa_square(frm)}{to}{CSA_PIECE_NAMES[after]}"
 
@@ -92,42 +88,42 @@ def parse_csa_move(board: Board, text: str) -> Move:
     named = CSA_PIECE_TYPES.get(name)
     if named is None:
         raise InvalidMoveError(f"invalid csa move: {excerpt(text)} (unknown piece {excerpt(name)})")
-    color = board._turn
+    color = board.side_to_move
     if sign and sign != "+-"[color]:
-        raise IllegalMoveError(
-            f"illegal move: {excerpt(text)} in {board.sfen()} (it is {'+-'[color]}'s turn)", "wrong_side"
-        )
+        why = f"it is {'+-'[color]}'s turn"
+        raise illegal(board, Refusal("wrong_side", {"side": ("sente", "gote")[color]}, why), text=text)
     to = (int(t_rank) - 1) * 9 + 9 - int(t_file)
     if f_file == "0" and f_rank == "0":
         if named > 7:
             raise InvalidMoveError(f"invalid csa move: {excerpt(text)} (a {ENGLISH_NAMES[named]} cannot be dropped)")
-        move = Move(to, drop=named)
+        move = drop_move(to, named)
     elif f_file == "0" or f_rank == "0":
         raise InvalidMoveError(f"invalid csa move: {excerpt(text)} (origin {f_file + f_rank!r} is not a square or 00)")
     else:
         frm = (int(f_rank) - 1) * 9 + 9 - int(f_file)
         if frm == to:
             raise InvalidMoveError(f"invalid csa move: {excerpt(text)} (origin and destination are the same)")
-        piece = board._board[frm]
+        piece = board.piece_codes[frm]
         if not piece or piece >> 4 != color:
-            raise IllegalMoveError(
-                f"illegal move: {excerpt(text)} in {board.sfen()}"
-                f" (no piece of the side to move on {SQUARE_NAMES[frm]})",
-                "no_piece",
-            )
+            raise illegal(board, _no_piece(board, frm, to), text=text)
         pt = piece & 15
         if named == pt:
             promotion = False
         elif 1 <= pt <= 6 and named == promote(pt):
             promotion = True
         else:
-            raise IllegalMoveError(
-                f"illegal move: {excerpt(text)} in {board.sfen()} (the piece on {SQUARE_NAMES[frm]} is "
-                f"{CSA_PIECE_NAMES[PieceType(pt)]}, which cannot become {name})",
-                "bad_piece",
-            )
-        move = Move(to, frm, promotion)
+            why = f"the piece on {SQUARE_NAMES[frm]} is {CSA_PIECE_NAMES[PieceType(pt)]}, which cannot become {name}"
+            raise illegal(board, Refusal("wrong_piece", {"from_square": frm, "square": to, "piece": named}, why),
+                          text=text)
+        move = board_move(frm, to, promotion)
     if move.code not in legal_codes(board):
-        reason = why_illegal(board, move)[1]
-        raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})")
+        raise illegal(board, refusal_of(board, move), move, text)
     return move
+
+
+def _no_piece(board: Board, frm: int, to: int) -> Refusal:
+    """``no_piece`` or ``not_your_piece`` for a move from *frm*, as push_usi says it."""
+    code = "not_your_piece" if board.piece_codes[frm] else "no_piece"
+    refusal = describe_refusal(board, board_move(frm, to), code)
+    # The words the CSA readers have always used.
+    return Refusal(code, refusal.params, f"no piece of the side to move on {SQUARE_NAMES[frm]}")

@@ -40,9 +40,9 @@ import re
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from shogiban.bitboard import ZONE
-from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from shogiban.move import MOVES, Move
-from shogiban.notation._legal import legal_codes, reaching, why_illegal
+from shogiban.errors import AmbiguousMoveError, InvalidMoveError, Refusal
+from shogiban.move import Move, board_move, drop_move
+from shogiban.notation._legal import illegal, legal_codes, reaching, refusal_of
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.names import (
     BOD_PIECE_NAMES,
@@ -57,6 +57,7 @@ from shogiban.notation.names import (
 )
 from shogiban.pieces import ENGLISH_NAMES, PieceType
 from shogiban.position import DEAD_END
+from shogiban.rules import describe_refusal
 from shogiban.squares import SQUARE_NAMES, Square
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ def _previous(board: Board, previous_to: Square | None) -> int | None:
 
 
 def _piece_type_at(board: Board, sq: int) -> int:
-    return board._board[sq] & 15
+    return board.piece_codes[sq] & 15
 
 
 def _can_promote_move(board: Board, move: Move) -> bool:
@@ -131,7 +132,7 @@ def _can_promote_move(board: Board, move: Move) -> bool:
     frm = move.from_square
     if frm is None:
         return False
-    piece = board._board[frm]
+    piece = board.piece_codes[frm]
     if not 1 <= piece & 15 <= 6:
         return False
     if piece >> 4 == 0:
@@ -141,28 +142,21 @@ def _can_promote_move(board: Board, move: Move) -> bool:
 
 def _check_piece(board: Board, move: Move) -> None:
     """Raise unless *move* moves a piece of the side to move (or drops one it holds)."""
-    color = board._turn
+    color = board.side_to_move
     if move.drop is not None:
-        if not board._hands[color][move.drop]:
-            raise IllegalMoveError(
-                f"illegal move: {move.usi()!r} in {board.sfen()} (no {ENGLISH_NAMES[move.drop]} in hand)",
-                "no_piece_in_hand",
-            )
+        if not board.hand_counts(color)[move.drop]:
+            raise illegal(board, describe_refusal(board, move, "no_piece_in_hand"), move)
         return
     frm = move.from_square
     assert frm is not None
-    piece = board._board[frm]
+    piece = board.piece_codes[frm]
     if not piece or piece >> 4 != color:
-        raise IllegalMoveError(
-            f"illegal move: {move.usi()!r} in {board.sfen()} (no piece of the side to move on {SQUARE_NAMES[frm]})",
-            "no_piece",
-        )
+        raise illegal(board, describe_refusal(board, move, "not_your_piece" if piece else "no_piece"), move)
 
 
 def _check_legal(board: Board, move: Move, legal: list[int]) -> None:
     if move.code not in legal:
-        reason = why_illegal(board, move)[1]
-        raise IllegalMoveError(f"illegal move: {move.usi()!r} in {board.sfen()} ({reason})")
+        raise illegal(board, refusal_of(board, move), move)
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -191,7 +185,7 @@ def make_kif_move(board: Board, move: Move, *, previous_to: Square | None = None
 def _attacking(board: Board, pt: int, to: int) -> list[int]:
     """Squares of the side to move's pieces of type *pt* that can reach *to* by their movement,
     pinned or not: the candidates the JSA rules compare."""
-    return reaching(board, pt | board._turn << 4, to)
+    return reaching(board, pt | board.side_to_move << 4, to)
 
 
 def _pair_compared(pt: int, group: list[int]) -> bool:
@@ -235,8 +229,8 @@ def _ki2_body(board: Board, move: Move, previous_to: Square | None) -> str:
         pt = _piece_type_at(board, frm)
         group = _attacking(board, pt, to)
         others = [f for f in group if f != frm]
-        suffix = "成" if move.promotion else "不成" if move.code | 1 << 14 in legal else ""
-        rest = KIF_PIECE_NAMES[PieceType(pt)] + _ki2_modifiers(board._turn, pt, frm, to, others, group) + suffix
+        suffix = "成" if move.promotion else "不成" if move.with_promotion().code in legal else ""
+        rest = KIF_PIECE_NAMES[PieceType(pt)] + _ki2_modifiers(board.side_to_move, pt, frm, to, others, group) + suffix
     if to == _previous(board, previous_to):
         # KI2 writers pad a one-character remainder: 同　歩, but 同成銀, 同銀右.
         return ("同　" if len(rest) == 1 else "同") + rest
@@ -249,7 +243,7 @@ def make_ki2_move(board: Board, move: Move, *, previous_to: Square | None = None
     :raises IllegalMoveError: if *move* is not legal on *board*.
     """
     body = _ki2_body(board, move, previous_to)
-    return _MARKS[board._turn] + body if mark else body
+    return _MARKS[board.side_to_move] + body if mark else body
 
 
 def make_japanese(board: Board, move: Move, *, previous_to: Square | None = None) -> str:
@@ -392,13 +386,11 @@ def _resolve(board: Board, parsed: _Parsed, text: str, previous_to: Square | Non
     :raises IllegalMoveError: if no piece fits (or promotion is impossible, or required).
     :raises AmbiguousMoveError: if several pieces fit.
     """
-    color = board._turn
+    color = board.side_to_move
     if parsed.color is not None and parsed.color != color:
         side = ("sente", "gote")
-        raise IllegalMoveError(
-            f"illegal move: {excerpt(text)} in {board.sfen()} (it is {side[color]}'s turn, not {side[parsed.color]}'s)",
-            "wrong_side",
-        )
+        why = f"it is {side[color]}'s turn, not {side[parsed.color]}'s"
+        raise illegal(board, Refusal("wrong_side", {"side": side[color]}, why), text=text)
     to = parsed.to
     if to is None:
         to = _previous(board, previous_to)
@@ -415,15 +407,13 @@ def _resolve(board: Board, parsed: _Parsed, text: str, previous_to: Square | Non
     if not found:
         if not group and plain:
             return _drop(text, to, pt)  # KI2 writes no 打 when no board piece could go there
-        why = _why_not(board, parsed, to, group)
-        raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({why})")
+        raise illegal(board, _why_not(board, parsed, to, group), text=text)
     promote = parsed.action == "成"
-    flag = 16384 if promote else 0
-    moves: list[Move] = [MOVES[to | f << 7 | flag] for f in found if _promotion_fits(board, f, to, promote)]  # type: ignore[misc]
+    moves = [board_move(f, to, promote) for f in found if _promotion_fits(board, f, to, promote)]
     if not moves:
-        name = ENGLISH_NAMES[pt]
-        why = f"the {name} cannot promote here" if promote else f"the {name} must promote"
-        raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({why})")
+        # The move push_usi would be given, refused the same way (cannot_promote, dead_piece ...).
+        wanted = board_move(found[0], to, promote)
+        raise illegal(board, refusal_of(board, wanted), wanted, text)
     if len(moves) > 1:
         legal = [m for m in moves if m.code in legal_codes(board)]
         if len(legal) == 1:
@@ -435,8 +425,8 @@ def _resolve(board: Board, parsed: _Parsed, text: str, previous_to: Square | Non
             candidates,
         )
     move = moves[0]
-    if plain and pt <= 7 and board._hands[color][pt] and move.code not in legal_codes(board):
-        drop = Move(to, drop=pt)
+    if plain and pt <= 7 and board.hand_counts(color)[pt] and move.code not in legal_codes(board):
+        drop = drop_move(to, pt)
         if drop.code in legal_codes(board):
             return drop  # a program that does not count pinned pieces leaves out 打
     return move
@@ -445,12 +435,12 @@ def _resolve(board: Board, parsed: _Parsed, text: str, previous_to: Square | Non
 def _drop(text: str, to: int, pt: int) -> Move:
     if pt > 7:
         raise _invalid(text, f"a {ENGLISH_NAMES[pt]} cannot be dropped")
-    return Move(to, drop=pt)
+    return Move(to_square=to, drop=pt)
 
 
 def _promotion_fits(board: Board, frm: int, to: int, promote: bool) -> bool:
     """Whether the piece on *frm* may move to *to* with (or without) promotion."""
-    piece = board._board[frm]
+    piece = board.piece_codes[frm]
     if promote:
         return 1 <= piece & 15 <= 6 and bool(ZONE[piece >> 4] >> frm & 1 or ZONE[piece >> 4] >> to & 1)
     return not DEAD_END[piece] >> to & 1
@@ -461,26 +451,38 @@ def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
     move = _resolve(board, parsed, text, previous_to)
     if move.code in legal_codes(board):
         return move
-    code, reason = why_illegal(board, move)
+    refusal = refusal_of(board, move)
     if move.drop is not None and parsed.action != "打":  # read as a drop only because no board piece could go there
-        reason = f"no {ENGLISH_NAMES[move.drop]} can move to {SQUARE_NAMES[move.to_square]}, and as a drop: {reason}"
-    raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})", code)
+        board_part = f"no {ENGLISH_NAMES[move.drop]} can move to {SQUARE_NAMES[move.to_square]}"
+        # With none in hand the text named no drop: no piece of the kind can go there.
+        code = "no_such_move" if refusal.code == "no_piece_in_hand" else refusal.code
+        refusal = Refusal(code, refusal.params, f"{board_part}, and as a drop: {refusal.message}")
+    raise illegal(board, refusal, move, text)
 
 
-def _why_not(board: Board, parsed: _Parsed, to: int, group: list[int]) -> str:
-    """Explain why no piece fits the parsed text."""
-    name = ENGLISH_NAMES[parsed.piece]
+def _why_not(board: Board, parsed: _Parsed, to: int, group: list[int]) -> Refusal:
+    """Why no piece fits the parsed text; with an origin, the rules' refusal of that move."""
+    pt = int(parsed.piece)
+    name = ENGLISH_NAMES[pt]
+    dest = SQUARE_NAMES[to]
     if parsed.origin is not None:
         frm = parsed.origin
-        piece = board._board[frm]
-        if not piece or piece >> 4 != board._turn:
-            return f"no piece of the side to move on {SQUARE_NAMES[frm]}"
-        if piece & 15 != parsed.piece:
-            return f"the piece on {SQUARE_NAMES[frm]} is a {ENGLISH_NAMES[piece & 15]}, not a {name}"
-        return why_illegal(board, Move(to, frm, parsed.action == "成"))[1]
+        piece = board.piece_codes[frm]
+        if piece and piece >> 4 == board.side_to_move and piece & 15 != pt:
+            return Refusal(
+                "wrong_piece", {"from_square": frm, "square": to, "piece": pt},
+                f"the piece on {SQUARE_NAMES[frm]} is a {ENGLISH_NAMES[piece & 15]}, not a {name}",
+            )
+        if frm == to:
+            return Refusal("bad_piece_move", {"from_square": frm, "square": to, "piece": pt},
+                           f"a {name} on {dest} cannot move to {dest}")
+        return refusal_of(board, board_move(frm, to, parsed.action == "成"))
     if group:
-        return f"no {name} to {SQUARE_NAMES[to]} fits {excerpt(parsed.modifiers)}"
-    return f"no {name} can move to {SQUARE_NAMES[to]}"
+        return Refusal(
+            "no_matching_piece", {"square": to, "piece": pt, "modifiers": parsed.modifiers},
+            f"no {name} to {dest} fits {excerpt(parsed.modifiers)}",
+        )
+    return Refusal("no_such_move", {"square": to, "piece": pt}, f"no {name} can move to {dest}")
 
 
 def resolve_japanese(board: Board, text: str, *, previous_to: Square | None = None) -> Move:

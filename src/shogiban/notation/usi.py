@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from shogiban.errors import IllegalMoveError, InvalidMoveError, ShogibanError
 from shogiban.move import Move
-from shogiban.notation._legal import why_illegal
+from shogiban.notation._legal import refusal_of
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.positions import board_from_sfen
 from shogiban.sfen import STARTING_SFEN
@@ -84,10 +84,11 @@ def parse_position_command(text: str) -> tuple[Board, list[Move]]:
                 f"invalid usi move {excerpt(token)} at index {index} of the moves in {excerpt(text)}"
             ) from None
         if not board.is_legal(move):
-            reason = why_illegal(board, move)[1]
+            refusal = refusal_of(board, move)
             raise IllegalMoveError(
                 f"illegal move {excerpt(token)} at index {index} of the moves in {excerpt(text)}:"
-                f" {reason} in {board.sfen()}"
+                f" {refusal.message} in {board.sfen()}",
+                refusal=refusal, move=move,
             )
         board.push(move)
         moves.append(move)
@@ -119,8 +120,11 @@ def make_position_command(board_or_start_sfen: Board | str, moves: Iterable[Move
     for index, item in enumerate(played):
         move = item if isinstance(item, Move) else Move.from_usi(item)
         if not board.is_legal(move):
-            reason = why_illegal(board, move)[1]
-            raise IllegalMoveError(f"illegal move {move.usi()!r} at index {index}: {reason} in {board.sfen()}")
+            refusal = refusal_of(board, move)
+            raise IllegalMoveError(
+                f"illegal move {move.usi()!r} at index {index}: {refusal.message} in {board.sfen()}",
+                refusal=refusal, move=move,
+            )
         board.push(move)
         texts.append(move.usi())
     fields = board.starting_sfen.split()

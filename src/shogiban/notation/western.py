@@ -32,9 +32,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, Literal
 
-from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from shogiban.move import MOVES, Move
-from shogiban.notation._legal import legal_codes, why_illegal
+from shogiban.errors import AmbiguousMoveError, InvalidMoveError, Refusal
+from shogiban.move import Move, board_move, drop_move
+from shogiban.notation._legal import illegal, legal_codes, legal_moves_to, legal_origins, reaching, refusal_of
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.names import (
     ALIASES_BY_LENGTH,
@@ -95,26 +95,24 @@ def make_western(
         raise ValueError(f"unknown western style: {style!r} (expected one of {', '.join(STYLES)})")
     legal = legal_codes(board)
     if move.code not in legal:
-        reason = why_illegal(board, move)[1]
-        raise IllegalMoveError(f"illegal move: {move.usi()!r} in {board.sfen()} ({reason})")
+        raise illegal(board, refusal_of(board, move), move)
     names = KITAO_PIECE_NAMES if style == "kitao" else WESTERN_PIECE_LETTERS
     to = move.to_square
     if move.drop is not None:
         return f"{names[move.drop]}*{_square_text(to, style)}"
     frm = move.from_square
     assert frm is not None
-    pt = board._board[frm] & 15
-    rivals = any(
-        c & 127 == to and (f := c >> 7 & 127) < 81 and f != frm and board._board[f] & 15 == pt for c in legal
-    )
+    squares = board.piece_codes
+    pt = squares[frm] & 15
+    rivals = any(f != frm for f in legal_origins(board, to, pt))
     origin = ""
     if rivals:
         origin = f"({_square_text(frm, style)})" if style == "kitao" else _square_text(frm, style)
-    action = "x" if board._board[to] else "-"
+    action = "x" if squares[to] else "-"
     dest = _square_text(to, style)
     if style == "kitao" and to == _previous(board, previous_to):
         dest = ""
-    promotion = "+" if move.promotion else "=" if move.code | 1 << 14 in legal else ""
+    promotion = "+" if move.promotion else "=" if move.with_promotion().code in legal else ""
     return f"{names[PieceType(pt)]}{origin}{action}{dest}{promotion}"
 
 
@@ -205,42 +203,54 @@ def parse_western(board: Board, text: str, *, previous_to: Square | None = None)
     :raises AmbiguousMoveError: if several legal moves fit.
     """
     color, pt, origin, action, dest, suffix = _tokenize(text)
-    if color is not None and color != board._turn:
-        raise IllegalMoveError(
-            f"illegal move: {excerpt(text)} in {board.sfen()} (it is the other side's turn)", "wrong_side"
-        )
+    if color is not None and color != board.side_to_move:
+        side = ("sente", "gote")[board.side_to_move]
+        raise illegal(board, Refusal("wrong_side", {"side": side}, "it is the other side's turn"), text=text)
     if dest is None:
         dest = _previous(board, previous_to) if action == "x" else None
         if dest is None:
             raise _invalid(text, "expected a destination square like 76 or 7f")
-    legal = legal_codes(board)
-    here = [c for c in legal if c & 127 == dest]
-    board_moves = [c for c in here if (f := c >> 7 & 127) < 81 and board._board[f] & 15 == pt]
+    here = legal_moves_to(board, dest)
+    squares = board.piece_codes
+    board_moves = [m for m in here if (f := m.from_square) is not None and squares[f] & 15 == pt]
     if action == "*" or (not board_moves and not action and origin is None and not suffix):
         if pt > 7:
             raise _invalid(text, f"a {ENGLISH_NAMES[pt]} cannot be dropped")
-        drop = Move(dest, drop=pt)
-        if drop.code in here:
+        drop = drop_move(dest, pt)
+        if drop in here:
             return drop
-        reason = why_illegal(board, drop)[1]
-        raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})")
-    matches = [c for c in board_moves if origin is None or c >> 7 & 127 == origin]
-    chosen = [c for c in matches if bool(c >> 14) == (suffix == "+")]
+        raise illegal(board, refusal_of(board, drop), drop, text)
+    matches = [m for m in board_moves if origin is None or m.from_square == origin]
+    chosen = [m for m in matches if m.promotion == (suffix == "+")]
     if len(chosen) == 1:
-        return MOVES[chosen[0]]  # type: ignore[return-value]
+        return chosen[0]
     if len(chosen) > 1:
-        candidates = tuple(Move.from_code(c) for c in chosen)
+        candidates = tuple(chosen)
         options = ", ".join(m.usi() for m in candidates)
         raise AmbiguousMoveError(
             f"ambiguous move: {excerpt(text)} in {board.sfen()} (could be {options}; add the origin)",
             candidates,
         )
     name = ENGLISH_NAMES[pt]
-    if matches:
-        reason = f"the {name} must promote" if suffix != "+" else f"the {name} cannot promote here"
-    elif origin is not None:
-        found = why_illegal(board, Move(dest, origin, suffix == "+"))[1] if origin != dest else None
-        reason = found or f"no {name} on {SQUARE_NAMES[origin]} can move to {SQUARE_NAMES[dest]}"
+    if matches or (origin is not None and origin != dest):
+        # One move is named: the refusal push_usi gives it (dead_piece, cannot_promote, self_check ...).
+        frm = matches[0].from_square if matches else origin
+        assert frm is not None
+        if not matches and squares[frm] and squares[frm] >> 4 == board.side_to_move and squares[frm] & 15 != pt:
+            refusal = Refusal(
+                "wrong_piece", {"from_square": frm, "square": dest, "piece": pt},
+                f"the piece on {SQUARE_NAMES[frm]} is a {ENGLISH_NAMES[squares[frm] & 15]}, not a {name}",
+            )
+            raise illegal(board, refusal, text=text)
+        named = board_move(frm, dest, suffix == "+")
+        raise illegal(board, refusal_of(board, named), named, text)
+    reach = reaching(board, pt | board.side_to_move << 4, dest) if origin is None else []
+    if len(reach) == 1:  # one piece of the kind could go there by its movement (it is pinned ...)
+        named = board_move(reach[0], dest, suffix == "+")
+        raise illegal(board, refusal_of(board, named), named, text)
+    if origin is not None:
+        refusal = Refusal("bad_piece_move", {"from_square": origin, "square": dest, "piece": pt},
+                          f"no {name} on {SQUARE_NAMES[origin]} can move to {SQUARE_NAMES[dest]}")
     else:
-        reason = f"no {name} can move to {SQUARE_NAMES[dest]}"
-    raise IllegalMoveError(f"illegal move: {excerpt(text)} in {board.sfen()} ({reason})")
+        refusal = Refusal("no_such_move", {"square": dest, "piece": pt}, f"no {name} can move to {SQUARE_NAMES[dest]}")
+    raise illegal(board, refusal, text=text)

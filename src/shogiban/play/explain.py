@@ -1,30 +1,26 @@
 """Explanations in words, in the user's language: why a move is illegal, why a declaration is
-refused, how a game ended.
-
-The decisions come from the rules core (:func:`shogiban.rules.illegal_reason`,
-:meth:`shogiban.Board.can_declare_win`, :meth:`shogiban.Board.outcome`); this module only puts
-them into words.  The web lessons use the same texts.
+refused, how a game ended.  The words live in :mod:`shogiban.notation.words`, where every front
+end (the lessons too, which must not import the terminal game's modules) finds them; this module
+keeps the names the terminal game and the web pages import.
 
 >>> from shogiban import Board, Move
->>> board = Board("4k4/9/9/9/9/9/4P4/9/4K4 b P 1")
->>> illegal_reason(board, Move.from_usi("P*5e"), "en")
-('nifu', 'two pawns on file 5 (二歩): you already have an unpromoted pawn on that file')
->>> illegal_reason(board, Move.from_usi("P*5e"), "ja")[1]
-'二歩です。５筋にはすでに成っていない自分の歩があります'
-
-The words come from the catalogue (:mod:`shogiban.i18n`): refusals by their code
-(``rules.<code>``), game ends by their termination (``termination.<value>``).
+>>> illegal_reason(Board("4k4/9/9/9/9/9/4P4/9/4K4 b P 1"), Move.from_usi("P*5e"), "en")[0]
+'nifu'
 """
 
 from __future__ import annotations
 
-from shogiban import rules
-from shogiban.board import Board
-from shogiban.i18n import Language, file_label, piece_name, refusal_text, side_name, square_label, translate
-from shogiban.move import Move
-from shogiban.outcome import EnteringKingRule, Outcome, Termination
-from shogiban.pieces import Color
-from shogiban.squares import square_file, square_rank
+from shogiban.notation.words import (
+    declaration_refusal,
+    explain_outcome,
+    file_label,
+    illegal_reason,
+    piece_name,
+    reason_for_code,
+    refusal_reason,
+    side_name,
+    square_label,
+)
 
 __all__ = [
     "declaration_refusal",
@@ -33,122 +29,7 @@ __all__ = [
     "illegal_reason",
     "piece_name",
     "reason_for_code",
+    "refusal_reason",
     "side_name",
     "square_label",
 ]
-
-
-def illegal_reason(board: Board, move: Move, language: Language) -> tuple[str, str] | None:
-    """``(code, text)`` saying why *move* is illegal for the side to move, or None if it is legal.
-
-    *code* is the core's stable code (``nifu``, ``uchifuzume``, ``dead_piece``, ...), *text* the
-    reason in *language*.
-    """
-    found = rules.illegal_reason(board, move)
-    if found is None:
-        return None
-    code = found[0]
-    return code, _reason_text(board, move, code, language)
-
-
-def reason_for_code(board: Board, move: Move, code: str, language: Language) -> str:
-    """The reason in *language* for the core's refusal *code* of *move* on *board* (as carried by
-    :class:`shogiban.IllegalMoveError`)."""
-    return _reason_text(board, move, code, language)
-
-
-def _reason_text(board: Board, move: Move, code: str, language: Language) -> str:
-    # The core's refusals carry no details yet: the move and the board give them.
-    params: dict[str, object] = {"square": move.to_square, "file": square_file(move.to_square)}
-    piece = board.piece_at(move.from_square) if move.from_square is not None else None
-    if move.from_square is not None:
-        params["from_square"] = move.from_square
-    if piece is not None:
-        params["piece"] = piece.piece_type
-    elif move.drop is not None:
-        params["piece"] = move.drop
-    # One core code, the sentence that fits the kind of move.
-    if code == "occupied" and not move.is_drop():
-        code = "occupied_by_own"
-    elif code == "dead_piece" and not move.is_drop():
-        code = "must_promote"
-    return refusal_text(code, params, language)
-
-
-def declaration_refusal(board: Board, language: Language) -> str | None:
-    """Why the side to move cannot declare an entering-king win (in *language*), or None if it
-    can.  The decision is the core's (:meth:`Board.can_declare_win`); this names the first unmet
-    condition."""
-    if board.can_declare_win():
-        return None
-    rule = board.entering_king_rule
-    color = board.turn
-    if rule is EnteringKingRule.NONE:
-        return translate("rules.no_declaration_rule", language)
-    king = board.king_square(color)
-    in_camp = king is not None and (square_rank(king) <= 3 if color == Color.BLACK else square_rank(king) >= 7)
-    if not in_camp:
-        return translate("rules.king_not_in_camp", language)
-    if board.is_check():
-        return translate("rules.declare_in_check", language)
-    points, pieces = rules.declaration_points(board, color)
-    if pieces < 10:
-        return translate("rules.too_few_pieces", language, pieces=pieces)
-    return translate("rules.too_few_points", language, points=points, need=_points_needed(board, rule, color))
-
-
-def _points_needed(board: Board, rule: EnteringKingRule, color: Color) -> int:
-    """Points a declaration needs to win under *rule* (the thresholds of the CSA 27-point and the
-    24-point rules, lowered for the handicap giver in the ``*_HANDICAP`` variants)."""
-    adjust = 0
-    if rule in (EnteringKingRule.POINTS_27_HANDICAP, EnteringKingRule.POINTS_24_HANDICAP) and color == Color.WHITE:
-        adjust = rules.missing_material(board)
-    if rule in (EnteringKingRule.POINTS_27, EnteringKingRule.POINTS_27_HANDICAP):
-        return (28 if color == Color.BLACK else 27) - adjust
-    return 31 - adjust
-
-
-def explain_outcome(
-    outcome: Outcome,
-    board: Board,
-    language: Language,
-    *,
-    handicap: bool = False,
-    declarer: Color | None = None,
-) -> str:
-    """How the game ended, in a sentence or two of *language*.
-
-    *board* is the final position (for the points of a declaration or an impasse count);
-    *declarer* is the side that declared an entering-king win (the side to move by default).
-    """
-    winner = outcome.winner
-    names = {
-        "winner": side_name(winner, language, handicap=handicap) if winner is not None else "",
-        "loser": side_name(winner.other, language, handicap=handicap) if winner is not None else "",
-    }
-    term = outcome.termination
-    if term is Termination.ENTERING_KING:
-        side = declarer if declarer is not None else board.turn
-        points = board.declaration_points(side)
-        if winner is None:
-            return translate(
-                "termination.entering_king_draw_points", language,
-                side=side_name(side, language, handicap=handicap), points=points,
-            )
-        return translate("termination.entering_king_points", language, points=points, **names)
-    if term is Termination.IMPASSE:
-        black_points = rules.material(board, Color.BLACK)
-        white_points = rules.material(board, Color.WHITE) + rules.missing_material(board)
-        result = (
-            translate("termination.impasse_count_draw", language)
-            if winner is None
-            else translate("termination.impasse_count_win", language, winner=names["winner"])
-        )
-        return translate(
-            "termination.impasse_count", language, black_points=black_points, white_points=white_points, result=result
-        )
-    text = translate(f"termination.{term.value}", language, **names)
-    if term is Termination.ILLEGAL_MOVE and outcome.detail:
-        # The web page shows the detail the same way.
-        text += f" ({outcome.detail})"
-    return text

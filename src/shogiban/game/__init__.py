@@ -20,7 +20,17 @@ from shogiban.game.actions import (
     Undo,
 )
 from shogiban.game.clock import Clock, Timing
-from shogiban.game.core import UNDOABLE_ENDS, RefusedError, acting_color, allowed, apply, check, permissions, undo_count
+from shogiban.game.core import (
+    UNDOABLE_ENDS,
+    RefusedError,
+    acting_color,
+    allowed,
+    apply,
+    check,
+    evolve,
+    permissions,
+    undo_count,
+)
 from shogiban.game.events import (
     ClockUpdated,
     Event,
@@ -38,6 +48,6 @@ __all__ = [
     "UNDOABLE_ENDS", "Abandon", "Action", "Clock", "ClockUpdated", "Declare", "EngineFailure", "Event", "FlagFall",
     "GameDataError", "GameEnded", "GameStarted", "GameState", "ImpasseAgreement", "ImpasseProposed", "Mode", "Move",
     "MovePlayed", "MovesTakenBack", "PlayedMove", "RefusedError", "Resign", "Role", "Start", "Status", "TimeControl",
-    "TimeControlError", "Timing", "Undo", "acting_color", "allowed", "apply", "check", "clock_limit", "permissions",
-    "undo_count",
+    "TimeControlError", "Timing", "Undo", "acting_color", "allowed", "apply", "check", "clock_limit", "evolve",
+    "permissions", "undo_count",
 ]

@@ -61,8 +61,9 @@ class RefusedError(ShogibanError):
         self.code = refusal.code
 
 
-def _next(state: GameState, **changes: object) -> GameState:
-    """``replace(state, **changes)`` keeping the cached position when the moves stay."""
+def evolve(state: GameState, **changes: object) -> GameState:
+    """``replace(state, **changes)`` keeping the cached position when the moves stay (for front
+    ends that set up a state: a game that ended before it began, a clock started late)."""
     following = replace(state, **changes)  # type: ignore[arg-type]
     if "moves" not in changes and state._board is not None:
         following.with_board(state._board)
@@ -224,7 +225,7 @@ def apply(state: GameState, action: Action, now: float) -> tuple[GameState, list
         raise RefusedError(refusal)
     if isinstance(action, Start):
         clock = state.clock.start(state.turn, now)
-        return _next(state, status=Status.PLAYING, clock=clock), [GameStarted(), ClockUpdated(clock)]
+        return evolve(state, status=Status.PLAYING, clock=clock), [GameStarted(), ClockUpdated(clock)]
     if isinstance(action, Resign):
         if state.status is Status.WAITING:
             return _end(state, Outcome(Termination.ABANDONED, None, "the game was cancelled before it started"), now)
@@ -251,7 +252,7 @@ def apply(state: GameState, action: Action, now: float) -> tuple[GameState, list
     assert isinstance(action, ImpasseAgreement)
     color = action.color if action.color is not None else state.turn
     if state.mode is Mode.FRIEND and state.impasse_offer != color.other:
-        return _next(state, impasse_offer=color), [ImpasseProposed(color)]
+        return evolve(state, impasse_offer=color), [ImpasseProposed(color)]
     return _end(state, state.board().settle_impasse(), now)
 
 
@@ -259,13 +260,13 @@ def _flag(state: GameState, now: float) -> tuple[GameState, list[Event]]:
     loser = state.clock.running if state.clock.running is not None else state.turn
     outcome = Outcome(Termination.TIME_FORFEIT, loser.other, f"{_SIDE[loser]} ran out of time")
     clock = state.clock.flag()
-    ended = _next(state, status=Status.OVER, outcome=outcome, clock=clock, impasse_offer=None)
+    ended = evolve(state, status=Status.OVER, outcome=outcome, clock=clock, impasse_offer=None)
     return ended, [ClockUpdated(clock), GameEnded(outcome)]
 
 
 def _end(state: GameState, outcome: Outcome, now: float) -> tuple[GameState, list[Event]]:
     clock = state.clock.stop(now)
-    ended = _next(state, status=Status.OVER, outcome=outcome, clock=clock, impasse_offer=None)
+    ended = evolve(state, status=Status.OVER, outcome=outcome, clock=clock, impasse_offer=None)
     return ended, [ClockUpdated(clock), GameEnded(outcome)]
 
 
@@ -317,4 +318,6 @@ def permissions(state: GameState, role: Role) -> dict[str, bool]:
     return {name: allowed(state, role, probe) is None for name, probe in probes.items()}
 
 
-__all__ = ["UNDOABLE_ENDS", "RefusedError", "acting_color", "allowed", "apply", "check", "permissions", "undo_count"]
+__all__ = [
+    "UNDOABLE_ENDS", "RefusedError", "acting_color", "allowed", "apply", "check", "evolve", "permissions", "undo_count",
+]

@@ -44,8 +44,11 @@ def decision_from_result(state: GameState, result: PlayResult) -> Decision:
     return Move(result.move.usi())
 
 
-def decision_from_error(state: GameState, error: EngineError, name: str = "the engine") -> Decision:
-    """An engine's failure as an action (see the module docstring)."""
+def decision_from_error(
+    state: GameState, error: EngineError, name: str = "the engine", *, now: float | None = None
+) -> Decision:
+    """An engine's failure as an action (see the module docstring).  With *now*, a silent engine
+    loses on time only if its clock has run out by then (else it failed)."""
     color = state.turn
     if isinstance(error, EngineMoveError):
         if state.tournament:
@@ -53,7 +56,9 @@ def decision_from_error(state: GameState, error: EngineError, name: str = "the e
         return EngineFailure(color, f"{name} sent an unplayable move {error.text!r}")
     if isinstance(error, EngineTerminatedError):
         return EngineFailure(color, f"{name} crashed ({error})")
-    if isinstance(error, EngineTimeoutError) and state.clock.control.enabled:
+    if isinstance(error, EngineTimeoutError) and state.clock.control.enabled and (
+        now is None or state.clock.is_flagged(now)
+    ):
         return FlagFall()
     return EngineFailure(color, f"{name} did not answer ({error})")
 
@@ -81,7 +86,7 @@ class EnginePlayer:
         try:
             result = await self.engine.play(state.board(), limit)
         except EngineError as error:
-            return decision_from_error(state, error, self.name)
+            return decision_from_error(state, error, self.name, now=self._now() if self._now is not None else None)
         return decision_from_result(state, result)
 
 

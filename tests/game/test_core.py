@@ -34,6 +34,7 @@ from shogiban.game import (
     allowed,
     apply,
     check,
+    evolve,
     permissions,
 )
 from shogiban.outcome import Termination
@@ -373,3 +374,12 @@ def test_engine_seats_do_not_take_human_moves() -> None:
         "move": False, "resign": True, "undo": False, "declare": False, "impasse": False, "abandon": True,
     }
     assert not any(permissions(state, Role.SPECTATOR).values())
+
+
+def test_evolve_rebuilds_the_position_when_its_rules_change() -> None:
+    state = playing()
+    state.board()  # cached, not in tournament mode
+    adjudicated = evolve(state, tournament=True)
+    over, _ = apply(adjudicated, Move("7g7e"), 1.0)
+    assert over.outcome is not None
+    assert over.outcome.termination is Termination.ILLEGAL_MOVE

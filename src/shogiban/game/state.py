@@ -21,7 +21,7 @@ from shogiban.squares import square_rank
 class GameDataError(ShogibanError):
     """A stored game state that cannot be read."""
 
-    code = "bad_game_data"
+    code = "invalid"  # a word of its own ("bad_game_data", "bad_outcome") awaits the catalogue
 
 
 class Mode(enum.Enum):

@@ -26,7 +26,7 @@ from typing import Any, Literal, Protocol
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from shogiban import game, rules
+from shogiban import game
 from shogiban.board import Board
 from shogiban.errors import EngineError, IllegalMoveError, InvalidMoveError
 from shogiban.game import GameState, Mode, Status
@@ -154,10 +154,6 @@ def _same_secret(given: str, secret: str) -> bool:
     """Whether *given* is *secret*, in constant time (as bytes: compare_digest refuses non-ASCII
     text, and what a client sends may be anything)."""
     return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode("utf-8"))
-
-
-def _side(color: Color) -> str:
-    return rules.SIDE_NAMES[color]
 
 
 @dataclass
@@ -686,8 +682,9 @@ class GameRoom:
         clock = self.state.clock
         control = clock.control
         time_left = other_time = None
-        if control.enabled and movetime is None:
-            now = self.services.now()
+        now = self.services.now()
+        timed = control.enabled and movetime is None
+        if timed:
             time_left = clock.time_left(turn, now)[0].total_seconds()
             other_time = clock.time_left(turn.other, now)[0].total_seconds()
         return ThinkRequest(
@@ -702,6 +699,8 @@ class GameRoom:
             rule=self.state.rule.value,
             seed=secrets.randbits(32),
             game_id=self.id,
+            clock=clock.to_dict() if timed else None,
+            now=now if timed else None,
         )
 
     def _start_engine_if_needed(self) -> None:

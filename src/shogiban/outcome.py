@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Any
 
+from shogiban.errors import ShogibanError
 from shogiban.pieces import Color
+
+
+class OutcomeDataError(ShogibanError):
+    """A stored outcome that cannot be read."""
+
+    code = "invalid"  # a word of its own ("bad_game_data", "bad_outcome") awaits the catalogue
 
 
 class Termination(enum.Enum):
@@ -51,6 +59,34 @@ class Outcome:
         if self.winner is None:
             return "*" if self.termination is Termination.ABANDONED else "1/2-1/2"
         return "1-0" if self.winner == Color.BLACK else "0-1"
+
+    def to_dict(self) -> dict[str, Any]:
+        """For storage: ``{"termination": "resignation", "winner": 0, "detail": "..."}``."""
+        return {
+            "termination": self.termination.value,
+            "winner": None if self.winner is None else int(self.winner),
+            "detail": self.detail,
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> Outcome:
+        """Read what :meth:`to_dict` wrote.
+
+        >>> Outcome.from_dict(Outcome(Termination.RESIGNATION, Color.WHITE, "sente resigned").to_dict()).winner
+        <Color.WHITE: 1>
+
+        :raises OutcomeDataError: if *data* is not such a dict.
+        """
+        if not isinstance(data, dict):
+            raise OutcomeDataError(f"invalid outcome: {data!r}")
+        winner, detail = data.get("winner"), data.get("detail", "")
+        if winner not in (None, 0, 1) or isinstance(winner, bool) or not isinstance(detail, str):
+            raise OutcomeDataError(f"invalid outcome: {data!r}")
+        try:
+            termination = Termination(data.get("termination"))
+        except ValueError:
+            raise OutcomeDataError(f"invalid outcome: {data!r} (unknown termination)") from None
+        return cls(termination, None if winner is None else Color(winner), detail)
 
 
 class EnteringKingRule(enum.Enum):

@@ -5,17 +5,21 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
 from shogiban import Board, Color, Move, Termination
-from shogiban.errors import EngineError
+from shogiban.engines import PlayResult
+from shogiban.errors import EngineError, EngineTerminatedError
+from shogiban.game import Clock, GameState, TimeControl
+from shogiban.game import Move as GameMove
+from shogiban.game.players import Decision, decision_from_error, decision_from_result
 from shogiban.kifu import read_game
-from shogiban.play.clock import ClockSettings
 from shogiban.play.i18n import Language
-from shogiban.play.players import BuiltinEnginePlayer, ClockState, EngineAnswer, EnginePlayer, HumanPlayer
+from shogiban.play.players import BuiltinEnginePlayer, EnginePlayer, HumanPlayer
 from shogiban.play.reader import ScriptedReader
 from shogiban.play.session import GameSession, Player, SessionOptions
 
@@ -40,24 +44,24 @@ class FakeTime:
 class StandInEngine:
     """A stand-in opponent: plays its scripted answers in order, then the first legal move."""
 
-    answers: list[EngineAnswer | str | Exception] = field(default_factory=list)
+    answers: list[PlayResult | str | EngineError] = field(default_factory=list)
     hint: Move | None = None
     name: str = "stand-in"
-    seen: list[ClockState | None] = field(default_factory=list)
+    seen: list[Clock] = field(default_factory=list)
     closed: bool = False
     results: list[str] = field(default_factory=list)
     think: Callable[[], None] | None = None
 
-    def choose(self, board: Board, clock: ClockState | None) -> EngineAnswer:
-        self.seen.append(clock)
+    async def choose(self, state: GameState) -> Decision:
+        self.seen.append(state.clock)
         if self.think is not None:
             self.think()
         if self.answers:
             answer = self.answers.pop(0)
-            if isinstance(answer, Exception):
-                raise answer
-            return EngineAnswer(Move.from_usi(answer)) if isinstance(answer, str) else answer
-        return EngineAnswer(next(iter(board.legal_moves)))
+            if isinstance(answer, EngineError):
+                return decision_from_error(state, answer, self.name)
+            return GameMove(answer) if isinstance(answer, str) else decision_from_result(state, answer)
+        return GameMove(next(iter(state.board().legal_moves)).usi())
 
     def suggest(self, board: Board, seconds: float) -> Move | None:
         return self.hint
@@ -85,7 +89,7 @@ def play(
     players: tuple[Player, Player] | None = None,
     *,
     language: Language = "en",
-    clock: ClockSettings | None = None,
+    clock: TimeControl | None = None,
     handicap: str | None = None,
     hint_engine: EnginePlayer | None = None,
     time: FakeTime | None = None,
@@ -98,7 +102,7 @@ def play(
         reader=ScriptedReader(lines, advance=time.advance),
         console=Console(file=out, width=200, no_color=True),
         options=SessionOptions(
-            language=language, colors=False, clock=clock or ClockSettings(), handicap=handicap, echo_input=True
+            language=language, colors=False, clock=clock or TimeControl(), handicap=handicap, echo_input=True
         ),
         hint_engine=hint_engine,
         now=time,
@@ -266,18 +270,26 @@ def test_builtin_engine_mates() -> None:
 
 
 def test_engine_resigns_declares_or_fails() -> None:
-    run = play(Board(), ["7g7f"], (HumanPlayer("me"), StandInEngine([EngineAnswer(None)])))
+    run = play(Board(), ["7g7f"], (HumanPlayer("me"), StandInEngine([PlayResult(None, resigned=True)])))
     assert run.outcome.termination is Termination.RESIGNATION
     assert run.outcome.winner == Color.BLACK
     bad = play(Board(), ["7g7f"], (HumanPlayer("me"), StandInEngine(["2b3a"])))
     assert bad.outcome.termination is Termination.ILLEGAL_MOVE
     assert bad.outcome.winner == Color.BLACK
     assert "2b3a" in bad.output
-    declares = play(Board(), ["7g7f"], (HumanPlayer("me"), StandInEngine([EngineAnswer(None, declare_win=True)])))
+    declares = play(Board(), ["7g7f"], (HumanPlayer("me"), StandInEngine([PlayResult(None, declared_win=True)])))
     assert declares.outcome.termination is Termination.ILLEGAL_MOVE
-    crashed = play(Board(), ["7g7f"], (HumanPlayer("me"), StandInEngine([EngineError("engine died")])))
+    failed = play(Board(), ["7g7f"], (HumanPlayer("me"), StandInEngine([EngineError("engine died")])))
+    assert failed.outcome.termination is Termination.ABANDONED
+    assert "The engine failed: stand-in did not answer (engine died)" in failed.output
+
+
+def test_an_engine_crash_loses_for_its_side_as_in_every_front_end() -> None:
+    crashed = play(Board(), ["7g7f"], (HumanPlayer("me"), StandInEngine([EngineTerminatedError("exit code 1")])))
     assert crashed.outcome.termination is Termination.ABANDONED
-    assert "The engine failed: engine died" in crashed.output
+    assert crashed.outcome.winner == Color.BLACK
+    assert crashed.outcome.detail == "gote: stand-in crashed (exit code 1)"
+    assert "The engine failed: stand-in crashed (exit code 1)" in crashed.output
 
 
 def test_handicap_giver_moves_first() -> None:
@@ -294,7 +306,7 @@ def test_handicap_giver_moves_first() -> None:
 
 def test_loss_on_time_while_thinking() -> None:
     time = FakeTime()
-    run = play(Board(), [("7g7f", 2.0), ("3c3d", 6.0)], clock=ClockSettings(main=5), time=time)
+    run = play(Board(), [("7g7f", 2.0), ("3c3d", 6.0)], clock=TimeControl.of(5), time=time)
     assert run.outcome.termination is Termination.TIME_FORFEIT
     assert run.outcome.winner == Color.BLACK
     assert "Gote ran out of time. Sente wins." in run.output
@@ -304,7 +316,7 @@ def test_loss_on_time_while_thinking() -> None:
 def test_byoyomi_renews_each_move_then_flags() -> None:
     time = FakeTime()
     lines = [("7g7f", 9.0), ("3c3d", 1.0), ("2g2f", 9.5), ("8c8d", 1.0), ("6g6f", 10.5)]
-    run = play(Board(), lines, clock=ClockSettings(main=0, byoyomi=10), time=time, language="ja")
+    run = play(Board(), lines, clock=TimeControl.of(0, byoyomi=10), time=time, language="ja")
     assert [m.usi() for m in run.session.board.move_stack] == ["7g7f", "3c3d", "2g2f", "8c8d"]
     assert run.outcome.termination is Termination.TIME_FORFEIT
     assert run.outcome.winner == Color.WHITE
@@ -316,15 +328,18 @@ def test_engine_gets_the_clock_and_loses_on_time() -> None:
     time = FakeTime()
     engine = StandInEngine(["3c3d"], think=lambda: time.advance(31))
     run = play(
-        Board(), [("7g7f", 4.0)], (HumanPlayer("me"), engine), clock=ClockSettings(main=20, byoyomi=10), time=time
+        Board(), [("7g7f", 4.0)], (HumanPlayer("me"), engine), clock=TimeControl.of(20, byoyomi=10), time=time
     )
-    assert engine.seen == [ClockState(16.0, 20.0, 10.0, 0.0)]
+    # Sente spent 4 s of its 20; gote's turn began with its 20 s and the byoyomi.
+    seen = engine.seen[0]
+    assert seen.remaining == (timedelta(seconds=16), timedelta(seconds=20))
+    assert seen.running == Color.WHITE
     assert run.outcome.termination is Termination.TIME_FORFEIT
     assert run.outcome.winner == Color.BLACK
 
 
 def test_clocks_are_shown() -> None:
-    run = play(Board(), [("7g7f", 3.0), "quit"], clock=ClockSettings(main=600, byoyomi=30))
+    run = play(Board(), [("7g7f", 3.0), "quit"], clock=TimeControl.of(600, byoyomi=30))
     assert "☗ Sente: 10:00 (byoyomi 30 s)" in run.output
     assert "☗ Sente: 9:57 (byoyomi 30 s)" in run.output
 

@@ -6,15 +6,17 @@ from __future__ import annotations
 import asyncio
 import shlex
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 from usi_fakes import HANDSHAKE, Fake
 
 from shogiban import Board
 from shogiban.engines import Limit
+from shogiban.game import Clock, GameState, TimeControl, clock_limit
+from shogiban.game import Move as GameMove
 from shogiban.play.players import UsiEnginePlayer
 from shogiban.usi.clocks import DEFAULT_MOVETIME, ClockState, engine_limit
-from shogiban.usi.match import TimeControl
 from shogiban.web.players import ThinkRequest, UsiEngines
 
 FakeFactory = Callable[[str], Fake]
@@ -48,13 +50,24 @@ def test_a_fixed_time_is_byoyomi_never_movetime() -> None:
     assert go(engine_limit()) == f"go btime 0 wtime 0 byoyomi {round(DEFAULT_MOVETIME * 1000)}"
 
 
-def test_the_match_runner_uses_the_same_function() -> None:
-    assert TimeControl(main=60, byoyomi=10).limit([60, 45]) == engine_limit(ClockState(60, 45, byoyomi=10))
-    # The match clock leaves out the coming increment (as USI does): the same go as a clock showing it.
-    assert go(TimeControl(main=60, increment=5).limit([60, 15])) == "go btime 60000 wtime 15000 binc 5000 winc 5000"
-    fixed = TimeControl(movetime=0.2, depth=7).limit([0, 0])
-    assert go(fixed) == "go btime 0 wtime 0 byoyomi 200 depth 7"
-    assert go(TimeControl(depth=3).limit([0, 0])) == "go depth 3"
+def test_the_game_clock_sends_the_same_go() -> None:
+    # The match runner (and every front end) converts the game clock with game.clock_limit.
+    clock = Clock(TimeControl.of(60, byoyomi=10), (timedelta(seconds=60), timedelta(seconds=45)), (1, 1))
+    assert go(clock_limit(clock)) == go(engine_limit(ClockState(60, 45, byoyomi=10)))
+    inc = Clock(TimeControl.of(60, increment=5), (timedelta(seconds=60), timedelta(seconds=15)), (1, 1))
+    assert go(clock_limit(inc)) == "go btime 60000 wtime 15000 binc 5000 winc 5000"
+    assert go(clock_limit(Clock(), movetime=0.2, depth=7)) == "go btime 0 wtime 0 byoyomi 200 depth 7"
+    assert go(clock_limit(Clock(), depth=3)) == "go depth 3"
+
+
+def game_clock(clock: ClockState | None) -> Clock:
+    """The game clock showing *clock* (whose main times include the coming increment)."""
+    if clock is None:
+        return Clock()
+    control = TimeControl.of(60, byoyomi=clock.byoyomi, increment=clock.increment)
+    inc = timedelta(seconds=clock.increment)
+    remaining = (timedelta(seconds=clock.black_main) - inc, timedelta(seconds=clock.white_main) - inc)
+    return Clock(control, remaining, (1, 1))
 
 
 SCENARIOS = [
@@ -86,12 +99,15 @@ def test_the_terminal_game_sends_it(fake: FakeFactory, clock: ClockState | None,
     try:
         if clock is None and fixed is not None:
             move = player.suggest(Board(), fixed)  # a hint takes the same path as a game without a clock
+            assert move is not None
+            played = move.usi()
         else:
-            move = player.choose(Board(), clock).move
+            decision = asyncio.run(player.choose(GameState.new(clock=game_clock(clock))))
+            assert isinstance(decision, GameMove)
+            played = decision.usi
     finally:
         player.close()
-    assert move is not None
-    assert move.usi() == "7g7f"
+    assert played == "7g7f"
     engine_fake.assert_complete()
 
 

@@ -16,9 +16,10 @@ import pytest
 
 from shogiban import Board, Move
 from shogiban.cli import main as cli_main
+from shogiban.game import TimeControl
 from shogiban.kifu import read_game
 from shogiban.usi import Limit, SimpleEngine
-from shogiban.usi.match import TimeControl, play_game
+from shogiban.usi.match import fixed_time, play_game
 from shogiban.usi.players import PlayerSpec, UsiPlayer, builtin_command
 
 FAIRY = "/usr/games/fairy-stockfish"
@@ -81,7 +82,7 @@ def test_builtin_usi_against_fairy_stockfish() -> None:
     ours = _player("ours", builtin_command(2), {})
     fairy = _player("fairy", [FAIRY], {"Threads": "1", "Hash": "16", "Skill Level": "0"})
     try:
-        result = play_game((ours, fairy), time_control=TimeControl(movetime=0.2), max_moves=16, tolerance=2.0)
+        result = play_game((ours, fairy), time_control=fixed_time(0.2), max_moves=16, tolerance=2.0)
     finally:
         ours.close()
         fairy.close()
@@ -101,7 +102,7 @@ def test_gpsusi_against_builtin_usi_then_go_mate() -> None:
     ours = _player("ours", builtin_command(1), {})
     gps = _player("gps", [GPS], {"Thread": "1", "BookDepth": "0"})
     try:
-        result = play_game((gps, ours), time_control=TimeControl(byoyomi=1.0), max_moves=4, tolerance=2.0)
+        result = play_game((gps, ours), time_control=TimeControl.of(0, byoyomi=1.0), max_moves=4, tolerance=2.0)
         assert gps.engine is not None
         assert gps.engine.name.startswith("gpsshogi")
         found = gps.engine.mate(Board("7kl/9/7PG/9/9/9/9/9/K8 b G 1"), 3)

@@ -4,6 +4,7 @@ with fake USI engines."""
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,9 @@ from shogiban import Board, Color, Move, Termination
 from shogiban.cli import main as cli_main
 from shogiban.engines import Limit, PlayResult
 from shogiban.errors import EngineError, EngineTerminatedError
+from shogiban.game import TimeControl
 from shogiban.kifu import Result, ResultKind, read_game
-from shogiban.usi.match import GameResult, Match, MatchConfig, MatchScore, TimeControl, play_game, random_opening
+from shogiban.usi.match import GameResult, Match, MatchConfig, MatchScore, play_game, random_opening
 
 DECLARE_SFEN = "4K4/9/9/9/9/9/+r+bgggg+b+r1/ssssk4/9 w - 1"
 
@@ -128,24 +130,28 @@ def test_resignation_crash_hang_and_max_moves() -> None:
     assert result.outcome.winner == Color.BLACK
     assert "crashed" in result.outcome.detail
     assert final(result).kind is ResultKind.ILLEGAL
+    # An engine that fails without its clock running out loses as a crash does (every front end alike).
     result, _, _ = play(["hang"], [])
-    assert result.outcome.termination is Termination.TIME_FORFEIT
+    assert result.outcome.termination is Termination.ABANDONED
     assert result.outcome.winner == Color.WHITE
+    assert "did not answer" in result.outcome.detail
+    assert final(result).kind is ResultKind.ILLEGAL
     result, _, _ = play(["7g7f", "2g2f"], ["3c3d", "8c8d"], max_moves=4)
     assert result.outcome.termination is Termination.MAX_MOVES
     assert result.outcome.winner is None
 
 
 def test_clock_limits_and_time_loss() -> None:
-    control = TimeControl(main=10, byoyomi=0, increment=2)
+    control = TimeControl.of(10, increment=2)
     result, black, white = play(["sleep:0.3:7g7f", "resign"], ["3c3d"], time_control=control)
-    assert black.limits[0] == Limit(btime=10, wtime=10, binc=2, winc=2)
+    assert black.limits[0].go_args() == ["btime", "10000", "wtime", "10000", "binc", "2000", "winc", "2000"]
     # Sente spent ~0.3 s and gained 2: about 11.7 s left at its second move.
     second = black.limits[1].btime
-    assert isinstance(second, float)
-    assert 10.5 < second < 11.71
+    assert isinstance(second, timedelta)
+    assert 10.5 < second.total_seconds() < 11.71
     assert white.limits[0].btime == black.limits[1].btime
-    control = TimeControl(byoyomi=0.2)
+    assert next(iter(result.game.mainline())).elapsed == 0  # round(0.3)
+    control = TimeControl.of(0, byoyomi=0.2)
     result, _, _ = play(["sleep:0.6:7g7f"], [], time_control=control, tolerance=0.1)
     assert result.outcome.termination is Termination.TIME_FORFEIT
     assert result.outcome.winner == Color.WHITE

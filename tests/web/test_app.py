@@ -340,7 +340,7 @@ def test_engine_moves_first_for_the_handicap_giver(client: TestClient, engine: S
 @pytest.mark.parametrize(("step", "termination", "text"), [
     ("resign", "resignation", "gote resigned"),
     ("illegal:5a5c", "illegal_move", "gote"),
-    ("fail", "resignation", "engine failed"),
+    ("fail", "abandoned", "gote: the engine failed"),  # as every front end ends a crash: that side loses
     ("win", "illegal_move", "failed declaration"),
 ])
 def test_engine_misbehaviour_ends_its_game(client: TestClient, engine: StandInEngine, step: str, termination: str,
@@ -743,4 +743,27 @@ def test_a_move_the_database_refuses_is_not_played(client: TestClient, monkeypat
         assert state["moves"] == []
         assert state["position"]["turn"] == "b"
         assert state["clock"]["running"] == "b"
+        assert play(ws, "7g7f", 0)["type"] == "move"
+
+
+def test_a_resignation_the_store_refuses_changes_nothing(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Write, then swap: the room shows only what is stored."""
+    from sqlalchemy.exc import OperationalError
+
+    from shogiban.web.store import GameStore
+
+    game = new_game(client, mode="local", time={"main": 60})
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        join_as(ws, game["token"])
+
+        def broken(*args: object, **kwargs: object) -> None:
+            raise OperationalError("UPDATE", {}, Exception("disk I/O error"))
+
+        monkeypatch.setattr(GameStore, "update", broken)
+        ws.send_json({"type": "resign"})
+        assert receive(ws, "error")["code"] == "storage"
+        monkeypatch.undo()
+        state = state_of(client, game["id"])
+        assert state["outcome"] is None
+        assert state["can"]["move"] is False  # a visitor without the token
         assert play(ws, "7g7f", 0)["type"] == "move"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from shogiban import Board
+from shogiban import Board, Color
 from shogiban.errors import EngineError, IllegalMoveError
 from shogiban.web.players import BuiltinEngines, ThinkRequest, ThinkResult, UsiEngines, builtin_think
 
@@ -114,3 +114,18 @@ def test_worker_processes_stop_promptly_even_mid_search() -> None:
         return time.monotonic() - started
 
     assert asyncio.run(main()) < 5.0
+
+
+def test_the_request_limit_comes_from_the_game_clock() -> None:
+    from shogiban.game import Clock, TimeControl
+
+    clock = Clock(TimeControl.of(60, byoyomi=10)).start(Color.BLACK, 100.0)
+    request = ThinkRequest(Board().sfen(), (), clock=clock.to_dict(), now=115.0)
+    limit = request.limit(Color.BLACK)
+    assert limit is not None
+    assert limit.go_args() == ["btime", "45000", "wtime", "60000", "byoyomi", "10000"]
+    hint = ThinkRequest(Board().sfen(), (), movetime=1.0).limit(Color.BLACK)
+    assert hint is not None
+    assert hint.time is None
+    assert hint.go_args() == ["btime", "0", "wtime", "0", "byoyomi", "1000"]
+    assert ThinkRequest(Board().sfen(), ()).limit(Color.BLACK) is None

@@ -91,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
     """Play the match; exit status 0."""
     from dataclasses import replace
 
-    from shogiban.usi.match import Match, MatchConfig, TimeControl
+    from shogiban.game import TimeControl
+    from shogiban.usi.match import Match, MatchConfig, describe_limits, fixed_time
     from shogiban.usi.players import make_player, parse_player
 
     if args.games < 1:
@@ -107,7 +108,9 @@ def run(args: argparse.Namespace) -> int:
     specs = [replace(spec, options=options.get(text, {})) for spec, text in zip(specs, args.players, strict=True)]
     no_limit = not (args.time or args.increment or args.movetime or args.depth or args.nodes)
     byoyomi = args.byoyomi if args.byoyomi is not None else (1.0 if no_limit else 0.0)
-    time_control = TimeControl(args.time, byoyomi, args.increment, args.movetime, args.depth, args.nodes)
+    time_control = TimeControl.of(args.time, byoyomi=byoyomi, increment=args.increment)
+    if not time_control.enabled and args.movetime is not None:
+        time_control = fixed_time(args.movetime)
     openings = []
     if args.openings is not None:
         lines = args.openings.read_text(encoding="utf-8").splitlines()
@@ -115,12 +118,14 @@ def run(args: argparse.Namespace) -> int:
             line.strip().removeprefix("position ") for line in lines if line.strip() and not line.startswith("#")
         ]
     config = MatchConfig(
-        games=args.games, time_control=time_control, max_moves=args.max_moves, handicap=args.handicap,
+        games=args.games, time_control=time_control, depth=args.depth, nodes=args.nodes,
+        max_moves=args.max_moves, handicap=args.handicap,
         random_plies=args.random_plies, openings=openings, seed=args.seed,
         entering_king_rule=_RULES[args.entering_king_rule], tolerance=args.time_tolerance, out=args.out,
     )
     players = (make_player(specs[0], timeout=args.timeout, seed=args.seed),
                make_player(specs[1], timeout=args.timeout, seed=args.seed))
-    print(f"Match: {specs[0].name} vs {specs[1].name}, {args.games} games, {time_control.describe()}", flush=True)
+    print(f"Match: {specs[0].name} vs {specs[1].name}, {args.games} games, "
+          f"{describe_limits(time_control, args.depth, args.nodes)}", flush=True)
     Match(players, config, report=lambda line: print(line, flush=True)).run()
     return 0

@@ -12,10 +12,11 @@ from rich.console import Console
 
 from shogiban.board import Board
 from shogiban.errors import ShogibanError
+from shogiban.game import TimeControl
 from shogiban.handicaps import find_handicap
 from shogiban.outcome import EnteringKingRule
 from shogiban.pieces import Color
-from shogiban.play.clock import ClockSettings, parse_duration
+from shogiban.play.clock import parse_duration
 from shogiban.play.i18n import LANGUAGES, Language, Translator, detect_language, normalize_language
 from shogiban.play.players import BuiltinEnginePlayer, EnginePlayer, HumanPlayer, UsiEnginePlayer
 from shogiban.play.reader import StreamReader
@@ -119,8 +120,8 @@ def run(args: argparse.Namespace) -> int:
     language = _language(args)
     t = Translator(language)
     board, handicap = _board(args)
-    clock = ClockSettings(
-        main=parse_duration(args.time), byoyomi=parse_duration(args.byoyomi), increment=parse_duration(args.increment)
+    clock = TimeControl.of(
+        parse_duration(args.time), byoyomi=parse_duration(args.byoyomi), increment=parse_duration(args.increment)
     )
     engine: EnginePlayer | None = None
     players: tuple[Player, Player]

@@ -2,17 +2,19 @@
 
 >>> from shogiban.kifu.headers import Headers
 >>> time_control(Headers([("$TIME", "900+0+5")]))
-TimeControl(main=900.0, byoyomi=0.0, increment=5.0)
+TimeControl.of(900, increment=5)
 >>> time_control(Headers([("持ち時間", "各６時間"), ("秒読み", "60秒")]))
-TimeControl(main=21600.0, byoyomi=60.0, increment=0.0)
+TimeControl.of(21600, byoyomi=60)
+
+:class:`TimeControl` is the game's (:mod:`shogiban.game.timecontrol`), re-exported here.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 
+from shogiban.game.timecontrol import TimeControl
 from shogiban.kifu.headers import Headers
 
 # Numbers have at most 9 digits (int() refuses 4,300), and no neighbouring parts overlap.
@@ -20,18 +22,6 @@ _NUMBER = r"[0-9]{1,9}(?:\.[0-9]{1,9})?"
 _CSA_TIME = re.compile(rf"\s*({_NUMBER})\+({_NUMBER})(?:\+({_NUMBER}))?\s*$")
 _CSA_LIMIT = re.compile(r"\s*([0-9]{1,9}):([0-9]{1,9})\+([0-9]{1,9})\s*$")
 _PART = re.compile(r"(?<![0-9])([0-9]{1,9})\s*(時間|分|秒)")
-
-
-@dataclass(frozen=True, slots=True)
-class TimeControl:
-    """Main time, byoyomi and Fischer increment, in seconds."""
-
-    main: float
-    """Main thinking time per player."""
-    byoyomi: float = 0.0
-    """Time per move once the main time is spent."""
-    increment: float = 0.0
-    """Time added after each move."""
 
 
 def _seconds(text: str) -> float | None:
@@ -67,3 +57,6 @@ def time_control(headers: Headers) -> TimeControl | None:
     if stated is not None:
         byoyomi = _seconds(unicodedata.normalize("NFKC", stated)) or byoyomi
     return TimeControl(main, byoyomi)
+
+
+__all__ = ["TimeControl", "time_control"]

@@ -1,39 +1,34 @@
-"""Who plays a side: a person at the terminal, the built-in engine, or a USI engine program.
+"""Who plays a side at the terminal: a person, the built-in engine, or a USI engine program.
 
-Engines are driven through one small interface, :class:`EnginePlayer`: ``choose`` a move for the
-game (within the clock) and ``suggest`` one for a hint.  A USI engine's limits come from
-:func:`shogiban.usi.clocks.engine_limit`, as in the web server and the match runner.
+Engines follow the game's one player protocol (:class:`shogiban.game.players.Player`):
+``async choose(state)`` returns the action to apply; their limits come from the game clock
+(:func:`shogiban.game.clock_limit`) and their failures become actions
+(:func:`~shogiban.game.players.decision_from_error`), as in the web server and the match runner.
+``suggest`` finds a hint.
 """
 
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from shogiban.board import Board
+from shogiban.engines import Limit
+from shogiban.errors import EngineError
+from shogiban.game import GameState, clock_limit
+from shogiban.game.limits import DEFAULT_MOVETIME
+from shogiban.game.players import Decision, decision_from_error, decision_from_result
 from shogiban.move import Move
-from shogiban.usi.clocks import ClockState, engine_limit
 
 if TYPE_CHECKING:
     from shogiban.engine import Engine
     from shogiban.engines import SimpleEngine
 
-__all__ = ["BuiltinEnginePlayer", "ClockState", "EngineAnswer", "EnginePlayer", "HumanPlayer", "UsiEnginePlayer"]
-
-
-@dataclass(frozen=True, slots=True)
-class EngineAnswer:
-    """An engine's decision: a move, a resignation (``move`` None) or a declaration."""
-
-    move: Move | None
-    """The move, or None when the engine resigns or declares."""
-    declare_win: bool = False
-    """The engine declares an entering-king win (入玉宣言)."""
+__all__ = ["BuiltinEnginePlayer", "EnginePlayer", "HumanPlayer", "UsiEnginePlayer"]
 
 
 class HumanPlayer:
-    """A person typing at the terminal."""
+    """A person typing at the terminal (the session reads the input and makes the decisions)."""
 
     def __init__(self, name: str = "") -> None:
         self.name = name
@@ -47,8 +42,8 @@ class EnginePlayer(Protocol):
 
     name: str
 
-    def choose(self, board: Board, clock: ClockState | None) -> EngineAnswer:
-        """The engine's decision for the side to move on *board* (None: no clock)."""
+    async def choose(self, state: GameState) -> Decision:
+        """The engine's decision for the side to move in *state* (a failure as an action too)."""
 
     def suggest(self, board: Board, seconds: float) -> Move | None:
         """A move for the side to move, found in about *seconds* (a hint); None if none."""
@@ -63,7 +58,7 @@ class EnginePlayer(Protocol):
 class BuiltinEnginePlayer:
     """The built-in engine (:class:`shogiban.engine.Engine`) at a level from 1 to 8.
 
-    :param movetime: seconds per move when the game has no clock (None: the engine's default).
+    :param movetime: seconds per move when the game has no clock (None: one second).
     """
 
     def __init__(self, level: int, *, movetime: float | None = None, seed: int | None = None, name: str = "") -> None:
@@ -73,21 +68,16 @@ class BuiltinEnginePlayer:
         self.movetime = movetime
         self.name = name or f"shogiban {level}"
 
-    def choose(self, board: Board, clock: ClockState | None) -> EngineAnswer:
+    async def choose(self, state: GameState) -> Decision:
         """See :meth:`EnginePlayer.choose`."""
-        from shogiban.engines import Limit
-
-        if clock is None:
-            limit = Limit(time=self.movetime)
-        else:
-            limit = engine_limit(clock)
-        result = self.engine.search(board, limit)
-        return EngineAnswer(result.move, declare_win=result.declared_win)
+        try:
+            result = self.engine.search(state.board(), clock_limit(state.clock, movetime=self.movetime))
+        except EngineError as error:
+            return decision_from_error(state, error, self.name)
+        return decision_from_result(state, result)
 
     def suggest(self, board: Board, seconds: float) -> Move | None:
         """See :meth:`EnginePlayer.suggest`."""
-        from shogiban.engines import Limit
-
         return self.engine.search(board, Limit(time=seconds)).move
 
     def game_over(self, result: str) -> None:
@@ -108,17 +98,17 @@ class UsiEnginePlayer:
         self.movetime = movetime
         self.name = name or self.engine.name or shlex.split(command)[0].rsplit("/", 1)[-1]
 
-    def choose(self, board: Board, clock: ClockState | None) -> EngineAnswer:
+    async def choose(self, state: GameState) -> Decision:
         """See :meth:`EnginePlayer.choose`."""
-        limit = engine_limit(clock, movetime=self.movetime if clock is None else None)
-        result = self.engine.play(board, limit)
-        if result.declared_win:
-            return EngineAnswer(None, declare_win=True)
-        return EngineAnswer(None if result.resigned else result.move)
+        try:
+            result = self.engine.play(state.board(), clock_limit(state.clock, movetime=self.movetime))
+        except EngineError as error:
+            return decision_from_error(state, error, self.name)
+        return decision_from_result(state, result)
 
     def suggest(self, board: Board, seconds: float) -> Move | None:
-        """See :meth:`EnginePlayer.suggest`."""
-        return self.engine.play(board, engine_limit(movetime=seconds)).move
+        """See :meth:`EnginePlayer.suggest` (the time sent as byoyomi, never ``movetime``)."""
+        return self.engine.play(board, Limit(btime=0, wtime=0, byoyomi=seconds or DEFAULT_MOVETIME)).move
 
     def game_over(self, result: str) -> None:
         """Send ``gameover``."""
@@ -127,4 +117,3 @@ class UsiEnginePlayer:
     def close(self) -> None:
         """Quit the engine process."""
         self.engine.quit()
-

@@ -1,7 +1,9 @@
 """One game at the terminal: the board, the players, the clocks, the commands, and the end.
 
 :class:`GameSession` takes its input from a :class:`~shogiban.play.reader.LineReader` and writes
-to a ``rich`` console, so tests drive it with scripted lines and read what it printed.
+to a ``rich`` console, so tests drive it with scripted lines and read what it printed.  The
+game itself (position, clock, what may be done, how it ends) is :mod:`shogiban.game`'s: the
+session turns typed lines and engine answers into actions and prints the events.
 
 >>> import io
 >>> from rich.console import Console
@@ -22,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,16 +33,19 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from shogiban import game
 from shogiban.board import Board
 from shogiban.errors import EngineError, ShogibanError
+from shogiban.game import Clock, GameState, Mode, MovePlayed, Role, Status, TimeControl
+from shogiban.game.players import Decision
 from shogiban.move import Move
 from shogiban.outcome import Outcome, Termination
 from shogiban.pieces import COLORS, Color
 from shogiban.play import explain
-from shogiban.play.clock import ClockSettings, GameClock, format_seconds
+from shogiban.play.clock import format_seconds
 from shogiban.play.i18n import Language, Translator
 from shogiban.play.moveinput import MoveEntryError, format_move, read_move
-from shogiban.play.players import ClockState, EnginePlayer, HumanPlayer
+from shogiban.play.players import EnginePlayer, HumanPlayer
 from shogiban.play.reader import InputTimeoutError, LineReader
 from shogiban.play.records import save_record
 from shogiban.play.render import BLACK_MARK, WHITE_MARK, BoardView
@@ -72,8 +78,8 @@ class SessionOptions:
     """Western piece letters instead of kanji."""
     flipped: bool = False
     """Show the board from gote's side."""
-    clock: ClockSettings = field(default_factory=ClockSettings)
-    """The time control (unlimited by default)."""
+    clock: TimeControl = field(default_factory=TimeControl)
+    """The time control (none by default)."""
     hint_seconds: float = 1.0
     """How long the engine thinks for a hint."""
     handicap: str | None = None
@@ -103,17 +109,51 @@ class GameSession:
         hint_engine: EnginePlayer | None = None,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.board = board
         self.players = players
         self.reader = reader
         self.console = console
         self.options = options or SessionOptions()
         self.t = Translator(self.options.language)
-        self.clock = GameClock(self.options.clock, now=now)
+        self.now = now
         self.hint_engine = hint_engine
-        self.outcome: Outcome | None = None
         self.declarer: Color | None = None
         self._move_texts: list[str] = []
+        engines = (not isinstance(players[0], HumanPlayer), not isinstance(players[1], HumanPlayer))
+        mode = Mode.COMPUTER if engines.count(True) == 1 else Mode.LOCAL
+        # Moves already on the board count as the game's (untimed); the clock starts with the game.
+        # Tournament mode: an engine's illegal move or failed declaration loses; a person's input
+        # is checked before it becomes an action.
+        self.state = GameState(
+            board.starting_sfen, mode, engines, board.entering_king_rule, tournament=True,
+            max_moves=board.max_moves, moves=tuple(game.PlayedMove(m.usi()) for m in board.move_stack),
+            clock=Clock(self.options.clock),
+        )
+        ended = board.outcome()
+        if ended is not None:
+            self.state = game.evolve(self.state, status=Status.OVER, outcome=ended)
+
+    # -- the game -------------------------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        """The position (a copy)."""
+        return self.state.board()
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        return self.state.outcome
+
+    def _apply(self, action: game.Action) -> list[game.Event]:
+        """Apply *action* now, noting the moves' texts."""
+        before = self.state.board()
+        self.state, events = game.apply(self.state, action, self.now())
+        for event in events:
+            if isinstance(event, MovePlayed):
+                move = Move.from_usi(event.usi)
+                self._move_texts.append(format_move(before, move, self.language))
+                before.push(move)
+        return events
 
     # -- names --------------------------------------------------------------------------------
 
@@ -171,15 +211,19 @@ class GameSession:
         return "   ".join(parts)
 
     def _clock_lines(self) -> list[str]:
-        settings = self.options.clock
-        if settings.unlimited:
+        control = self.options.clock
+        if not control.enabled:
             return []
         parts = []
+        clock = self.state.clock
+        now = self.now()
         for color in COLORS:
-            shown = format_seconds(self.clock.main_left(color))
-            if settings.byoyomi > 0:
-                extra = self.t("board.in_byoyomi") if self.clock.in_byoyomi(color) else self.t(
-                    "board.byoyomi", seconds=_number(settings.byoyomi)
+            main, _, _ = clock.time_left(color, now)
+            shown = format_seconds(main.total_seconds())
+            if control.byoyomi > 0:
+                in_byoyomi = main.total_seconds() <= 0
+                extra = self.t("board.in_byoyomi") if in_byoyomi else self.t(
+                    "board.byoyomi", seconds=_number(control.byoyomi)
                 )
                 shown = f"{shown} ({extra})"
             mark = BLACK_MARK if color == Color.BLACK else WHITE_MARK
@@ -194,15 +238,17 @@ class GameSession:
             self.say(self.t("game.start_handicap", name=self.options.handicap, uwate=self.side(Color.WHITE)))
         if self._humans():
             self.say(self.t("game.welcome"))
-        self.outcome = self.board.outcome()
-        while self.outcome is None:
+        if self.state.status is Status.PLAYING:
+            self.state = game.evolve(self.state, clock=self.state.clock.start(self.state.turn, self.now()))
+        while self.state.status is Status.PLAYING:
             self.show_board()
-            player = self.players[self.board.turn]
+            player = self.players[self.state.turn]
             if isinstance(player, HumanPlayer):
                 self._human_turn()
             else:
                 self._engine_turn(player)
         self._finish()
+        assert self.outcome is not None
         return self.outcome
 
     def _finish(self) -> None:
@@ -270,25 +316,30 @@ class GameSession:
     # -- a person's turn --------------------------------------------------------------------------
 
     def _human_turn(self) -> None:
-        color = self.board.turn
-        self.clock.start(color)
+        color = self.state.turn
         if self.board.can_declare_win():
             self.say(self.t("game.declare_possible"), "bold green")
         while True:
-            remaining = self.clock.time_for_move(color)
+            deadline = self.state.clock.deadline()
+            remaining = None if deadline is None else max(0.0, deadline - self.now())
             mark = BLACK_MARK if color == Color.BLACK else WHITE_MARK
             try:
                 line = self._prompt_line(remaining, self.t("game.prompt", side=f"{mark} {self.side(color)}"))
             except InputTimeoutError:
-                self.clock.flag(color)
-                self.outcome = Outcome(Termination.TIME_FORFEIT, color.other, f"{self.side(color)} ran out of time")
+                self._flag(deadline)
                 return
             if line is None:
                 self.say(self.t("game.eof"))
-                self.outcome = Outcome(Termination.ABANDONED, None, "end of input")
+                self._apply(game.Abandon("end of input"))
                 return
             if self._handle_line(line.strip(), color):
                 return
+
+    def _flag(self, deadline: float | None) -> None:
+        """The running side's time is up (seen while waiting for it)."""
+        now = self.now()
+        at = now if deadline is None else max(now, deadline)
+        self.state, _ = game.apply(self.state, game.FlagFall(), at)
 
     def _handle_line(self, line: str, color: Color) -> bool:
         """Act on one typed line; True when the turn is over (a move, undo, or the game ended)."""
@@ -303,10 +354,7 @@ class GameSession:
         except MoveEntryError as error:
             self.say(error.explain(self.language), "bold red")
             return False
-        if not self.clock.stop():
-            self.outcome = Outcome(Termination.TIME_FORFEIT, color.other, f"{self.side(color)} ran out of time")
-            return True
-        self._play(move)
+        self._apply(game.Move(move.usi()))
         return True
 
     def _command(self, command: str, argument: str, color: Color) -> bool:
@@ -322,42 +370,33 @@ class GameSession:
             return self._undo(color)
         elif command == "resign":
             self.say(self.t("cmd.resign_done", side=self.side(color)))
-            self.outcome = Outcome(Termination.RESIGNATION, color.other, f"{self.side(color)} resigned")
+            self._apply(game.Resign(color))
             return True
         elif command == "declare":
+            # The game adjudicates (a failed declaration loses), so a person's is checked first.
             refusal = explain.declaration_refusal(self.board, self.language)
             if refusal is not None:
                 self.say(self.t("cmd.declare_refused", reason=refusal), "bold red")
                 return False
-            self.clock.stop()
             self.declarer = color
-            self.outcome = self.board.declare_win()
+            self._apply(game.Declare())
             return True
         elif command == "quit":
             self.say(self.t("cmd.quit"))
-            self.outcome = Outcome(Termination.ABANDONED, None, "stopped by the user")
+            self._apply(game.Abandon("stopped by the user"))
             return True
         return False
 
     def _undo(self, color: Color) -> bool:
         """Take back the last move of *color*'s player and what followed (one move when two
         people play)."""
-        humans = self._humans()
-        board = self.board
-        if len(humans) == 2:
-            count = 1 if board.ply else 0
-        else:
-            # The movers alternate from the start position: find the human's last move.
-            start_turn = board.turn if board.ply % 2 == 0 else board.turn.other
-            mine = [i for i in range(board.ply) if (start_turn if i % 2 == 0 else start_turn.other) == color]
-            count = board.ply - mine[-1] if mine else 0
-        if count == 0:
+        role = Role.BOTH if self.state.mode is Mode.LOCAL else Role.of(color)
+        if game.allowed(self.state, role, game.Undo()) is not None:
             self.say(self.t("cmd.undo_none"))
             return False
-        self.clock.stop()
-        for _ in range(count):
-            board.pop()
-            self._move_texts.pop()
+        count = game.undo_count(self.state)
+        self._apply(game.Undo())
+        del self._move_texts[len(self._move_texts) - count:]
         self.say(self.t("cmd.undo_done", count=count))
         return True
 
@@ -393,57 +432,23 @@ class GameSession:
     # -- an engine's turn -------------------------------------------------------------------------
 
     def _engine_turn(self, engine: EnginePlayer) -> None:
-        color = self.board.turn
+        color = self.state.turn
         self.say(self.t("game.thinking", name=engine.name), "dim")
-        self.clock.start(color)
-        state = None
-        if not self.options.clock.unlimited:
-            state = ClockState(
-                self.clock.main_left(Color.BLACK),
-                self.clock.main_left(Color.WHITE),
-                self.options.clock.byoyomi,
-                self.options.clock.increment,
-            )
-        try:
-            answer = engine.choose(self.board.copy(), state)
-        except EngineError as error:
-            self.clock.stop()
-            self.say(self.t("game.engine_error", error=str(error)), "bold red")
-            self.outcome = Outcome(Termination.ABANDONED, None, f"engine failure: {error}")
-            return
-        if not self.clock.stop():
-            self.outcome = Outcome(Termination.TIME_FORFEIT, color.other, f"{self.side(color)} ran out of time")
-            return
-        if answer.declare_win:
+        decision: Decision = asyncio.run(engine.choose(self.state))
+        if isinstance(decision, game.EngineFailure):
+            self.say(self.t("game.engine_error", error=decision.detail), "bold red")
+        elif isinstance(decision, game.Declare):
             self.say(self.t("game.engine_declares", side=self.side(color)))
             self.declarer = color
-            if self.board.can_declare_win():
-                self.outcome = self.board.declare_win()
-            else:
-                refusal = explain.declaration_refusal(self.board, self.language) or ""
-                self.outcome = Outcome(Termination.ILLEGAL_MOVE, color.other, refusal)
-            return
-        if answer.move is None:
+        elif isinstance(decision, game.Resign):
             self.say(self.t("cmd.resign_done", side=self.side(color)))
-            self.outcome = Outcome(Termination.RESIGNATION, color.other, f"{self.side(color)} resigned")
-            return
-        move = answer.move
-        found = explain.illegal_reason(self.board, move, self.language)
-        if found is not None:
-            self.outcome = Outcome(Termination.ILLEGAL_MOVE, color.other, f"{move.usi()}: {found[1]}")
-            return
-        text = self._play(move)
-        self.say(self.t("game.played", side=self.side(color), move=text), "bold")
-
-    # -- moves ------------------------------------------------------------------------------------
-
-    def _play(self, move: Move) -> str:
-        """Push the legal *move*, note its text and the game end; return the text."""
-        text = format_move(self.board, move, self.language)
-        self.board.push(move)
-        self._move_texts.append(text)
-        self.outcome = self.board.outcome()
-        return text
+        if isinstance(decision, game.FlagFall) and not self.state.clock.is_flagged(self.now()):
+            decision = game.EngineFailure(color, f"{engine.name} did not answer")
+        if game.allowed(self.state, Role.SYSTEM, decision) is not None:
+            decision = game.EngineFailure(color, f"{engine.name}: {decision!r} cannot be played now")
+        events = self._apply(decision)
+        if any(isinstance(e, MovePlayed) for e in events):
+            self.say(self.t("game.played", side=self.side(color), move=self._move_texts[-1]), "bold")
 
 
 def _number(value: float) -> str:

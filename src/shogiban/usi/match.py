@@ -5,99 +5,61 @@ draw) and perpetual check (a loss for the checker), an illegal move (a loss, rec
 reason), ``bestmove win`` checked by the entering-king rule (a failed declaration loses),
 resignation, the move limit (a draw), and the clock.
 
-Clock: each side has ``main`` seconds, plus ``byoyomi`` per move once the main time is gone, plus
-``increment`` credited for each move (sent as ``binc``/``winc``, not included in ``btime``/
-``wtime``, as USI wants).  A move that took longer than main + increment + byoyomi + *tolerance*
-loses on time; the tolerance (default 0.5 s) absorbs process and pipe latency on a loaded
-machine.  An engine that does not answer is sent ``stop``, then killed, and loses on time; one
-that crashes loses the game (recorded as 反則負け with a comment), and is restarted for the next.
+The game itself is :mod:`shogiban.game`'s: this module only asks the engines and writes the
+records.  Clock: the game's :class:`~shogiban.game.Clock` with the match's
+:class:`~shogiban.game.TimeControl` (a fixed time per move is byoyomi without main time); a move
+that took longer than main + increment + byoyomi + *tolerance* loses on time; the tolerance
+(default 0.5 s) absorbs process and pipe latency on a loaded machine.  An engine that does not
+answer is sent ``stop``, then killed, and loses on time once its clock has run out; one that
+crashes (or fails otherwise) loses the game as every front end ends it (ABANDONED, the other side
+winning; recorded as 反則負け with a comment), and is restarted for the next.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import math
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 from shogiban.board import Board
-from shogiban.engines import Limit
-from shogiban.errors import EngineError, EngineMoveError, EngineTerminatedError
+from shogiban.errors import EngineError, ShogibanError
+from shogiban.game import Clock, Declare, GameState, Mode, MovePlayed, PlayedMove, Status, TimeControl, apply, evolve
+from shogiban.game import Move as MoveAction
+from shogiban.game.limits import clock_limit
+from shogiban.game.players import Decision, decision_from_error, decision_from_result
 from shogiban.kifu import Game, GameNode, Headers, Result, ResultKind, write_game
 from shogiban.kifu.results import result_from_outcome
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
-from shogiban.pieces import Color
 from shogiban.sfen import STARTING_SFEN
-from shogiban.usi.clocks import ClockState, engine_limit
 from shogiban.usi.elo import EloEstimate, elo_estimate
 from shogiban.usi.players import Player
 from shogiban.usi.wire import parse_position
 
 SIDES = ("sente", "gote")
+#: One second per move.
+DEFAULT_TIME_CONTROL = TimeControl.of(0, byoyomi=1.0)
 
 
-@dataclass(frozen=True, slots=True)
-class TimeControl:
-    """The clock and per-move limits of a match (seconds)."""
+def fixed_time(movetime: float) -> TimeControl:
+    """A fixed time per move: byoyomi without main time (``go btime 0 wtime 0 byoyomi``, which every
+    engine takes, and a loss on time beyond it)."""
+    return TimeControl.of(0, byoyomi=movetime)
 
-    main: float = 0.0
-    """Main time per side."""
-    byoyomi: float = 0.0
-    """Byoyomi (秒読み) per move once the main time is spent."""
-    increment: float = 0.0
-    """Fischer increment per move."""
-    movetime: float | None = None
-    """A fixed time per move instead of a clock (sent as ``go btime 0 wtime 0 byoyomi``, which
-    every engine takes: see :func:`~shogiban.usi.clocks.engine_limit`)."""
-    depth: int | None = None
-    """A depth per move (``go depth``)."""
-    nodes: int | None = None
-    """A node count per move (``go nodes``)."""
 
-    def has_clock(self) -> bool:
-        """Whether a game clock runs (main time, byoyomi or increment)."""
-        return self.main > 0 or self.byoyomi > 0 or self.increment > 0
-
-    def limit(self, clocks: Sequence[float]) -> Limit:
-        """The ``go`` limit with *clocks* (sente's and gote's main time left, without the
-        increment of their coming move, as USI counts)."""
-        if self.has_clock():
-            # engine_limit takes what each side may spend on its coming move: the increment included.
-            state = ClockState(clocks[0] + self.increment, clocks[1] + self.increment, self.byoyomi, self.increment)
-            limit = engine_limit(state)
-        elif self.movetime is not None:
-            limit = engine_limit(movetime=self.movetime)
-        else:
-            limit = Limit()
-        return dataclasses.replace(limit, depth=self.depth, nodes=self.nodes)
-
-    def allowance(self, left: float) -> float | None:
-        """The longest a move may take with *left* main time, or None without a time limit."""
-        if self.has_clock():
-            return left + self.increment + self.byoyomi
-        return self.movetime
-
-    def describe(self) -> str:
-        """For headers and logs, e.g. ``60 s + 1 s byoyomi``."""
-        parts = []
-        if self.has_clock():
-            parts.append(f"{self.main:g} s")
-            if self.byoyomi:
-                parts.append(f"{self.byoyomi:g} s byoyomi")
-            if self.increment:
-                parts.append(f"{self.increment:g} s increment")
-        if self.movetime is not None:
-            parts.append(f"{self.movetime:g} s per move")
-        if self.depth is not None:
-            parts.append(f"depth {self.depth}")
-        if self.nodes is not None:
-            parts.append(f"{self.nodes} nodes")
-        return " + ".join(parts) or "no limit"
+def describe_limits(time_control: TimeControl, depth: int | None = None, nodes: int | None = None) -> str:
+    """For headers and logs, e.g. ``60 s + 1 s byoyomi``, ``no clock + depth 3``."""
+    parts = [time_control.describe()] if time_control.enabled or not (depth or nodes) else []
+    if depth is not None:
+        parts.append(f"depth {depth}")
+    if nodes is not None:
+        parts.append(f"{nodes} nodes")
+    return " + ".join(parts)
 
 
 @dataclass
@@ -130,105 +92,94 @@ class GameResult:
         return f"{self.outcome.result()} {verdict}, {self.outcome.termination.value}: {self.outcome.detail}"
 
 
-def _loss(side: Color, termination: Termination, detail: str) -> Outcome:
-    return Outcome(termination, Color(side ^ 1), f"{SIDES[side]}: {detail}")
-
-
 def play_game(
     players: tuple[Player, Player],
     *,
     start_sfen: str = STARTING_SFEN,
     opening: Sequence[Move] = (),
-    time_control: TimeControl = TimeControl(byoyomi=1.0),
+    time_control: TimeControl = DEFAULT_TIME_CONTROL,
+    depth: int | None = None,
+    nodes: int | None = None,
     max_moves: int = 320,
     entering_king_rule: EnteringKingRule = EnteringKingRule.POINTS_27,
     tolerance: float = 0.5,
     grace: float = 1.0,
     number: int = 1,
     headers: Headers | None = None,
+    now: Callable[[], float] = time.monotonic,
 ) -> GameResult:
     """Play one game between *players* (sente first) and return its result and record.
 
     :param opening: moves played before the engines take over (recorded, untimed).
+    :param depth, nodes: further bounds for every search.
     :param max_moves: draw after this many plies.
     :param tolerance: seconds a move may exceed its time before it loses on time.
     :param grace: further seconds before a silent engine is sent ``stop`` (then killed).
     """
-    board = Board(start_sfen, tournament=True, max_moves=max_moves, entering_king_rule=entering_king_rule)
     game = Game(start_sfen, headers)
     node: GameNode = game.root
     for move in opening:
-        board.push_legal(move)
         node = node.add_variation(move)
-    clocks = [time_control.main, time_control.main]
+    clock = Clock(time_control, tolerance=timedelta(seconds=tolerance))
+    state = GameState(start_sfen, Mode.MATCH, (True, True), entering_king_rule, tournament=True, max_moves=max_moves,
+                      moves=tuple(PlayedMove(m.usi()) for m in opening), clock=clock)
     for player in players:
         player.new_game()
-    outcome: Outcome | None = board.outcome()
+    outcome = state.board().outcome()
+    if outcome is None:
+        state = evolve(state, clock=clock.start(state.turn, now()))
+    else:
+        state = evolve(state, status=Status.OVER, outcome=outcome)
     elapsed = 0.0
-    while outcome is None:
-        side = board.turn
-        player = players[side]
-        limit = time_control.limit(clocks)
-        allowed = time_control.allowance(clocks[side])
-        timeout = None if allowed is None else allowed + tolerance + grace
-        start = time.monotonic()
+    last: Decision | None = None
+    while state.status is Status.PLAYING:
+        player = players[state.turn]
+        allowance = state.clock.allowance(state.turn)
+        timeout = None if allowance is None else allowance.total_seconds() + tolerance + grace
+        start = now()
         try:
-            result = player.play(board, limit, timeout=timeout)
-        except EngineMoveError as error:
-            if error.move is not None:
-                board.push_legal(error.move)  # tournament mode: records the foul and its reason
-                outcome = board.outcome()
-            else:
-                outcome = _loss(side, Termination.ILLEGAL_MOVE, f"{player.name} sent an unreadable move {error.text!r}")
-            break
-        except EngineTerminatedError as error:
-            outcome = _loss(side, Termination.ABANDONED, f"{player.name} crashed ({error})")
-            break
+            result = player.play(state.board(), clock_limit(state.clock, depth=depth, nodes=nodes), timeout=timeout)
+            last = decision_from_result(state, result)
         except EngineError as error:
-            outcome = _loss(side, Termination.TIME_FORFEIT, f"{player.name} did not answer ({error})")
-            break
-        finally:
-            elapsed = time.monotonic() - start
-        if allowed is not None and elapsed > allowed + tolerance:
-            outcome = _loss(side, Termination.TIME_FORFEIT, f"{player.name} took {elapsed:.2f} s of {allowed:.2f} s")
-            break
-        if time_control.has_clock():
-            clocks[side] = max(0.0, clocks[side] + time_control.increment - elapsed)
-        if result.resigned:
-            outcome = _loss(side, Termination.RESIGNATION, f"{player.name} resigned")
-            break
-        if result.declared_win:
-            outcome = board.declare_win()
-            break
-        assert result.move is not None
-        board.push_legal(result.move)
-        if board.illegal_move is None:
-            node = node.add_variation(result.move)
-            node.elapsed = round(elapsed)
-        outcome = board.outcome()
-    assert outcome is not None
-    _finish_record(node, board, outcome, elapsed)
+            last = decision_from_error(state, error, player.name, now=now())
+        finished = now()
+        elapsed = finished - start
+        state, events = apply(state, last, finished)
+        for event in events:
+            if isinstance(event, MovePlayed):
+                node = node.add_variation(Move.from_usi(event.usi))
+                node.elapsed = round(event.spent.total_seconds())
+    assert state.outcome is not None
+    outcome = state.outcome
+    _finish_record(node, state, outcome, last, elapsed)
     for index, player in enumerate(players):
         verdict = "draw" if outcome.winner is None else ("win" if outcome.winner == index else "lose")
         player.game_over(verdict)
     names = (players[0].name, players[1].name)
-    return GameResult(number, names, outcome, game, len(board.move_stack))
+    return GameResult(number, names, outcome, game, state.ply)
 
 
-def _finish_record(node: GameNode, board: Board, outcome: Outcome, elapsed: float) -> None:
-    """Append the result to the record (the crash and unreadable-move cases as fouls)."""
+def _finish_record(node: GameNode, state: GameState, outcome: Outcome, last: Decision | None, elapsed: float) -> None:
+    """Append the result to the record (an engine failure and an unreadable move as fouls)."""
     t = outcome.termination
-    crashed = t in (Termination.ABANDONED, Termination.ILLEGAL_MOVE) and board.illegal_move is None
-    if crashed and outcome.winner is not None:
+    illegal: Move | None = None
+    if t is Termination.ILLEGAL_MOVE and isinstance(last, MoveAction):
+        try:
+            illegal = Move.from_usi(last.usi)
+        except ShogibanError:
+            illegal = None  # unreadable: no move to record
+    failed = (t is Termination.ABANDONED and outcome.winner is not None) or (
+        t is Termination.ILLEGAL_MOVE and illegal is None and not isinstance(last, Declare)
+    )
+    if failed and outcome.winner is not None:
         # A crash or an unreadable move: KIF has no word for it; 反則負け keeps the winner.
         result = Result(ResultKind.ILLEGAL, outcome.winner, detail=outcome.detail)
     else:
-        result = result_from_outcome(outcome, board.turn, board.illegal_move)
-    comment = outcome.detail
+        result = result_from_outcome(outcome, state.turn, illegal)
     if t in (Termination.REPETITION, Termination.PERPETUAL_CHECK, Termination.CHECKMATE, Termination.NO_LEGAL_MOVES,
              Termination.MAX_MOVES):
         elapsed = 0.0
-    node.add_result(result, comment=comment, elapsed=round(elapsed))
+    node.add_result(result, comment=outcome.detail, elapsed=round(elapsed))
 
 
 @dataclass
@@ -272,7 +223,11 @@ class MatchConfig:
     """Everything about a match but the players."""
 
     games: int = 2
-    time_control: TimeControl = field(default_factory=lambda: TimeControl(byoyomi=1.0))
+    time_control: TimeControl = DEFAULT_TIME_CONTROL
+    depth: int | None = None
+    """A depth for every search (``go depth``)."""
+    nodes: int | None = None
+    """A node count for every search (``go nodes``)."""
     max_moves: int = 320
     handicap: str | None = None
     """Handicap name (香落ち, ...): gote gives it and moves first."""
@@ -343,13 +298,14 @@ class Match:
         headers = Headers()
         headers["開始日時"] = datetime.datetime.now().strftime("%Y/%m/%d %H:%M:%S")
         headers["棋戦"] = "shogiban match"
-        if tc.has_clock():
+        if tc.enabled:
             headers["持ち時間"] = f"{tc.main:g}秒" + (f"+{tc.increment:g}秒" if tc.increment else "")
             if tc.byoyomi:
                 headers["秒読み"] = f"{tc.byoyomi:g}秒"
         headers["下手" if handicap else "先手"] = black
         headers["上手" if handicap else "後手"] = white
-        headers["備考"] = f"time control: {tc.describe()}; max moves: {self.config.max_moves}"
+        headers["備考"] = (f"time control: {describe_limits(tc, self.config.depth, self.config.nodes)}; "
+                         f"max moves: {self.config.max_moves}")
         return headers
 
     def run(self) -> MatchScore:
@@ -384,6 +340,7 @@ class Match:
         handicap = self.config.handicap is not None
         result = play_game(
             (black, white), start_sfen=sfen, opening=opening, time_control=config.time_control,
+            depth=config.depth, nodes=config.nodes,
             max_moves=config.max_moves, entering_king_rule=config.entering_king_rule, tolerance=config.tolerance,
             number=index + 1, headers=self.headers(black.name, white.name, handicap),
         )

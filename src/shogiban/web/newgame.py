@@ -18,7 +18,7 @@ from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule
 from shogiban.pieces import Color
 from shogiban.sfen import STARTING_SFEN
-from shogiban.web.clock import TimeControl, TimeControlError
+from shogiban.web.clock import TimeControl, TimeControlError, parse_time_control
 from shogiban.web.schema import MAX_START_MOVES, excerpt, shorten
 
 Mode = Literal["computer", "friend", "local"]
@@ -149,7 +149,7 @@ def parse_new_game(data: object, *, usi_available: bool = False, rng: random.Ran
         raise SetupError("invalid opponent: 'usi' (the server was started without --engine)")
     start, moves, handicap = _start(data)
     try:
-        control = TimeControl.from_json(data.get("time"))
+        control = parse_time_control(data.get("time"))
     except TimeControlError as error:
         raise SetupError(str(error)) from error
     handicapped = handicap is not None and not handicap.is_even

@@ -28,7 +28,10 @@ from multiprocessing import get_context
 from typing import Any, Protocol
 
 from shogiban.board import Board
+from shogiban.engines.limit import Limit
 from shogiban.errors import EngineError
+from shogiban.game.clock import Clock
+from shogiban.game.limits import clock_limit
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule
 from shogiban.pieces import Color
@@ -66,6 +69,22 @@ class ThinkRequest:
     """Random seed of the weaker levels."""
     game_id: str = ""
     """The game asking (USI engines keep one process per game)."""
+    clock: dict[str, Any] | None = None
+    """The game clock (:meth:`shogiban.game.Clock.to_dict`), when it has a time control; it then
+    decides the limit instead of the fields above."""
+    now: float | None = None
+    """When the search starts, on the clock's time line."""
+
+    def limit(self, turn: Color) -> Limit | None:
+        """The limit of this search from the game clock or the fixed time, by the one conversion
+        every front end uses (:func:`shogiban.game.clock_limit`); None when neither is given."""
+        if self.movetime is not None:
+            return clock_limit(Clock(), movetime=self.movetime)
+        if self.clock is not None:
+            return clock_limit(Clock.from_dict(self.clock), now=self.now)
+        if self.time_left is not None:
+            return engine_limit(usi_clock(self, turn))
+        return None
 
     def board(self) -> Board:
         """The position to think about.
@@ -136,19 +155,12 @@ def _init_worker() -> None:
 def builtin_think(request: ThinkRequest) -> ThinkResult:
     """Search *request*'s position with the built-in engine (runs in a worker process)."""
     from shogiban.engine import Engine
-    from shogiban.engines import Limit
 
     board = request.board()
     engine = _WORKER_ENGINES.get(request.level)
     if engine is None:
         engine = _WORKER_ENGINES[request.level] = Engine(level=request.level, hash_mb=16, seed=request.seed)
-    if request.movetime is not None:
-        limit = Limit(time=request.movetime)
-    elif request.time_left is not None:
-        limit = engine_limit(usi_clock(request, board.turn))
-    else:
-        limit = Limit()
-    result = engine.search(board, limit)
+    result = engine.search(board, request.limit(board.turn) or Limit())
     score = result.info["score"].relative if "score" in result.info else None
     return ThinkResult(
         move=None if result.move is None else result.move.usi(),
@@ -287,7 +299,7 @@ class UsiEngines:
         async with lock:
             board = request.board()
             engine = await self._engine_for(request.game_id)
-            limit = engine_limit(usi_clock(request, board.turn), movetime=request.movetime)
+            limit = request.limit(board.turn) or engine_limit()
             try:
                 result = await engine.play(board, limit)
             except EngineMoveError as error:

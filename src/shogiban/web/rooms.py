@@ -1,9 +1,11 @@
 """Game rooms: one :class:`GameRoom` per game holds the board, the clock, the seats and the
 connected clients, and serialises every change with an :class:`asyncio.Lock`.
 
-A change is checked, applied, stored, then broadcast: a client that sees a move knows it is on
-disk.  Refused requests raise :class:`RoomError` (a :class:`ValueError` with a stable ``code``)
-and change nothing.
+The game itself is :mod:`shogiban.game`'s: the room turns requests into actions, asks the core
+whether they are allowed, computes the next state, stores it, and only then makes it the room's
+and broadcasts it (write, then swap): a client that sees a move knows it is on disk.  Refused
+requests raise :class:`RoomError` (a :class:`ValueError` with a stable ``code``) and change
+nothing.
 
 Downtime: the server notes every few seconds that it is alive.  After a restart each running clock
 is charged up to that last sign of life and restarted: time while the server was down counts for
@@ -19,19 +21,21 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, Literal, Protocol
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from shogiban import rules
+from shogiban import game
 from shogiban.board import Board
 from shogiban.errors import EngineError, IllegalMoveError, InvalidMoveError
+from shogiban.game import GameState, Mode, Status
 from shogiban.handicaps import handicap_of_sfen
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
 from shogiban.pieces import Color
-from shogiban.squares import SQUARE_NAMES, square_rank
-from shogiban.web.clock import Clock, TimeControl
+from shogiban.squares import SQUARE_NAMES
+from shogiban.web.clock import Clock, ClockView, snapshot
 from shogiban.web.messages import (
     GameInfo,
     MoveEntry,
@@ -50,10 +54,12 @@ log = logging.getLogger(__name__)
 
 Role = Literal["b", "w", "both"] | None
 _LETTERS = {1: "P", 2: "L", 3: "N", 4: "S", 5: "B", 6: "R", 7: "G"}
-#: Ends after which "undo" may reopen the game (the position decided it, not a player).
-_UNDOABLE_ENDS = (
-    Termination.CHECKMATE, Termination.NO_LEGAL_MOVES, Termination.REPETITION, Termination.PERPETUAL_CHECK
-)
+_MODES = {"computer": Mode.COMPUTER, "friend": Mode.FRIEND, "local": Mode.LOCAL}
+_ROLES: dict[Role, game.Role] = {
+    "b": game.Role.BLACK, "w": game.Role.WHITE, "both": game.Role.BOTH, None: game.Role.SPECTATOR,
+}
+#: Refusals of a move that are about the request, not the rules of shogi.
+_ROOM_CODES = frozenset({"game_over", "spectator", "waiting", "not_your_turn", "stale_ply", "not_allowed"})
 
 
 class RoomError(ValueError):
@@ -150,10 +156,6 @@ def _same_secret(given: str, secret: str) -> bool:
     return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode("utf-8"))
 
 
-def _side(color: Color) -> str:
-    return rules.SIDE_NAMES[color]
-
-
 @dataclass
 class _Cache:
     generation: int = -1
@@ -177,26 +179,59 @@ class GameRoom:
         self.tokens: list[str | None] = list(stored.tokens)
         self.invite: str | None = stored.invite
         """The friend's single-use invitation to the open seat (None once used)."""
-        self.status = stored.status
         self.created_at = stored.created_at
         rule = EnteringKingRule(self.settings.get("rule", EnteringKingRule.POINTS_27.value))
-        self.board = Board(stored.start_sfen, entering_king_rule=rule)
         self.labels: list[str] = []
         self.spent: list[int] = []
         self.generation = 0
         self._label = services.labeler or _default_labeler()
+        board = Board(stored.start_sfen, entering_king_rule=rule)
+        played: list[game.PlayedMove] = []
         for usi, spent in stored.moves:
-            self._push(self.board.parse_usi(usi), spent)
-        self.clock = Clock.from_json(stored.clock) if stored.clock else Clock(TimeControl())
-        self.outcome = _outcome_from_json(stored.outcome)
+            move = board.parse_usi(usi)
+            self._note(board, move, spent)
+            board.push(move)
+            played.append(game.PlayedMove(move.usi(), timedelta(milliseconds=spent)))
+        clock = Clock.from_dict(stored.clock) if stored.clock else Clock()
+        self.state = GameState(
+            stored.start_sfen, _MODES.get(self.mode, Mode.COMPUTER), (self.seats[0].is_engine, self.seats[1].is_engine),
+            rule, status=Status(stored.status), moves=tuple(played), clock=clock,
+            outcome=_outcome_from_json(stored.outcome),
+        ).with_board(board)
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.thinking = False
-        self.impasse_offer: Color | None = None
         self._engine_task: asyncio.Task[None] | None = None
         self._hint_task: asyncio.Task[None] | None = None
         self._flag_handle: asyncio.TimerHandle | None = None
         self._cache = _Cache()
+
+    # -- the game state ----------------------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        """The position (a copy)."""
+        return self.state.board()
+
+    @property
+    def clock(self) -> ClockView:
+        """The clock, as the record writer reads it."""
+        return ClockView(self.state.clock)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, if it did."""
+        return self.state.outcome
+
+    @property
+    def status(self) -> str:
+        """``waiting``, ``playing`` or ``over``."""
+        return self.state.status.value
+
+    @property
+    def impasse_offer(self) -> Color | None:
+        """The side whose 持将棋 proposal waits for the opponent."""
+        return self.state.impasse_offer
 
     # -- identity --------------------------------------------------------------------------------
 
@@ -215,28 +250,11 @@ class GameRoom:
         return None
 
     def _can_move(self, role: Role) -> bool:
-        if self.status != "playing" or self.outcome is not None or role is None:
-            return False
-        turn = self.board.turn
-        if self.seats[turn].is_engine:
-            return False
-        return role == "both" or role == "bw"[turn]
-
-    def _human_color(self) -> Color | None:
-        """The human's side in a game against the computer."""
-        humans = [c for c in (Color.BLACK, Color.WHITE) if not self.seats[c].is_engine]
-        return humans[0] if len(humans) == 1 else None
+        return role is not None and game.allowed(self.state, _ROLES[role], game.Move()) is None
 
     def kings_entered(self) -> bool:
         """Whether both kings stand in their enemy camps (入玉): the 持将棋 count may settle the game."""
-        black, white = self.board.king_square(Color.BLACK), self.board.king_square(Color.WHITE)
-        return black is not None and white is not None and square_rank(black) <= 3 and square_rank(white) >= 7
-
-    def _mover_color(self, role: Role) -> Color | None:
-        """The side *role* acts for: its own, or the side to move when it plays both."""
-        if role is None:
-            return None
-        return self.board.turn if role == "both" else Color("bw".index(role))
+        return self.state.kings_entered()
 
     @property
     def open_seat(self) -> Color | None:
@@ -252,20 +270,21 @@ class GameRoom:
         cache = self._cache
         if cache.generation == self.generation:
             return cache
+        board = self.state.board()
         dests: dict[str, list[str]] = {}
         drops: dict[str, list[str]] = {}
         if self.outcome is None:
-            for move in self.board.legal_moves:
+            for move in board.legal_moves:
                 to = SQUARE_NAMES[move.to_square]
                 if move.from_square is None:
                     drops.setdefault(_LETTERS[int(move.drop or 0)], []).append(to)
                 else:
                     dests.setdefault(SQUARE_NAMES[move.from_square], []).append(to + "+" if move.promotion else to)
         cache.dests, cache.drops = dests, drops
-        cache.sfen = self.board.sfen()
-        cache.check = self.board.is_check()
-        cache.last_move = self.board.peek().usi() if self.board.ply else None
-        cache.can_declare = self.outcome is None and self.board.can_declare_win()
+        cache.sfen = board.sfen()
+        cache.check = board.is_check()
+        cache.last_move = board.peek().usi() if board.ply else None
+        cache.can_declare = self.outcome is None and board.can_declare_win()
         cache.generation = self.generation
         return cache
 
@@ -275,8 +294,8 @@ class GameRoom:
         mine = self._can_move(role)
         return {
             "sfen": cache.sfen,
-            "ply": self.board.ply,
-            "turn": "bw"[self.board.turn],  # type: ignore[typeddict-item]
+            "ply": self.state.ply,
+            "turn": "bw"[self.state.turn],  # type: ignore[typeddict-item]
             "last_move": cache.last_move,
             "check": cache.check,
             "dests": cache.dests if mine else {},
@@ -284,33 +303,22 @@ class GameRoom:
         }
 
     def permissions(self, role: Role) -> Permissions:
-        """What *role* may do now."""
-        mine = self._can_move(role)
-        over = self.outcome is not None or self.status == "over"
-        vs_computer = self.mode == "computer"
-        undo = False
-        if role is not None and (vs_computer or self.mode == "local") and self.status != "waiting":
-            undoable_end = self.outcome is None or self.outcome.termination in _UNDOABLE_ENDS
-            undo = undoable_end and self._undo_plies() > 0
+        """What *role* may do now: the game core's answer, plus what only the web offers."""
+        can = game.permissions(self.state, _ROLES[role])
         engines = self.services.engines is not None
-        playing = not over and self.status == "playing" and role is not None
-        mover = self._mover_color(role)
-        impasse = playing and self.kings_entered() and (
-            self.mode != "friend" or self.impasse_offer is None or self.impasse_offer != mover
-        )
         return {
-            "move": mine,
-            "impasse": impasse,
-            "undo": undo,
-            "hint": mine and engines and (vs_computer or self.mode == "local"),
-            "declare": mine and self._refresh_cache().can_declare,
-            "resign": role is not None and not over,
-            "join": role is None and self.open_seat is not None and not over,
+            "move": can["move"],
+            "impasse": can["impasse"],
+            "undo": can["undo"],
+            "hint": can["move"] and engines and self.mode in ("computer", "local"),
+            "declare": can["declare"],
+            "resign": can["resign"] or (role is not None and self.state.status is Status.WAITING),
+            "join": role is None and self.open_seat is not None and self.outcome is None,
         }
 
     def game_info(self) -> GameInfo:
         """What does not change during the game."""
-        handicap = handicap_of_sfen(self.board.starting_sfen)
+        handicap = handicap_of_sfen(self.state.start_sfen)
         online = self._online()
         players: dict[str, PlayerInfo] = {}
         for color in (Color.BLACK, Color.WHITE):
@@ -325,38 +333,40 @@ class GameRoom:
                 "joined": seat.is_engine or self.tokens[color] is not None,
                 "online": seat.is_engine or online[color],
             }
+        control = self.state.clock.control
         return {
             "id": self.id,
             "mode": self.mode,  # type: ignore[typeddict-item]
             "players": players,
             "handicap": handicap.japanese if handicap and not handicap.is_even else None,
             "handicap_english": handicap.english if handicap and not handicap.is_even else None,
-            "time_control": self.clock.control.to_json(),
-            "start_sfen": self.board.starting_sfen,
-            "rule": self.board.entering_king_rule.value,
+            "time_control": {"main": control.main, "byoyomi": control.byoyomi, "increment": control.increment},
+            "start_sfen": self.state.start_sfen,
+            "rule": self.state.rule.value,
             "created_at": self.created_at,
         }
 
     def moves(self) -> list[MoveEntry]:
         """The record so far."""
         return [
-            {"ply": i + 1, "usi": move.usi(), "label": self.labels[i], "spent_ms": self.spent[i]}
-            for i, move in enumerate(self.board.move_stack)
+            {"ply": i + 1, "usi": played.usi, "label": self.labels[i], "spent_ms": self.spent[i]}
+            for i, played in enumerate(self.state.moves)
         ]
 
     def state_for(self, role: Role) -> StateMessage:
         """Everything about the game, for one client."""
+        offer = self.impasse_offer
         return {
             "type": "state",
             "game": self.game_info(),
             "you": role,
             "position": self.position_info(role),
             "moves": self.moves(),
-            "clock": self.clock.snapshot(self.services.now()),
+            "clock": snapshot(self.state.clock, self.services.now()),
             "outcome": outcome_info(self.outcome),
             "can": self.permissions(role),
             "thinking": self.thinking,
-            "impasse_offer": None if self.impasse_offer is None else "bw"[self.impasse_offer],  # type: ignore[typeddict-item]
+            "impasse_offer": None if offer is None else "bw"[offer],  # type: ignore[typeddict-item]
         }
 
     def _online(self) -> list[bool]:
@@ -376,7 +386,7 @@ class GameRoom:
             sub.send(dict(self.state_for(sub.role)))
 
     def _broadcast_move(self, entry: MoveEntry) -> None:
-        clock = self.clock.snapshot(self.services.now())
+        clock = snapshot(self.state.clock, self.services.now())
         outcome = outcome_info(self.outcome)
         for sub in list(self.subscribers):
             message: MoveMessage = {
@@ -411,27 +421,95 @@ class GameRoom:
 
     # -- the game --------------------------------------------------------------------------------
 
-    def _push(self, move: Move, spent_ms: int) -> MoveEntry:
-        previous = self.board.peek().to_square if self.board.ply else None
-        label = self._label(self.board, move, previous)
-        self.board.push(move)
-        self.impasse_offer = None
-        self.labels.append(label)
+    def _note(self, board: Board, move: Move, spent_ms: int) -> None:
+        previous = board.peek().to_square if board.ply else None
+        self.labels.append(self._label(board, move, previous))
         self.spent.append(spent_ms)
-        self.generation += 1
-        return {"ply": self.board.ply, "usi": move.usi(), "label": label, "spent_ms": spent_ms}
 
-    def _check_turn(self, role: Role, ply: int | None) -> None:
-        if self.outcome is not None or self.status == "over":
-            raise RoomError("game_over", f"the game is over ({self.outcome.detail if self.outcome else 'abandoned'})")
-        if role is None:
-            raise RoomError("spectator", "spectators cannot play: open the game with a player's link")
-        if self.status == "waiting":
-            raise RoomError("waiting", "the game has not started: waiting for the opponent to join")
-        if not self._can_move(role):
-            raise RoomError("not_your_turn", f"it is {_side(self.board.turn)}'s turn")
-        if ply is not None and ply != self.board.ply:
-            raise RoomError("stale_ply", f"stale request: ply {ply!r} but {self.board.ply} moves have been played")
+    def _refuse(self, role: Role, action: game.Action) -> None:
+        """Raise the game core's refusal of *action* by *role*, if it refuses."""
+        refusal = game.allowed(self.state, _ROLES[role], action)
+        if refusal is None:
+            return
+        if refusal.code == "invalid_move":
+            raise InvalidMoveError(refusal.message)
+        if isinstance(action, game.Move) and refusal.code not in _ROOM_CODES:
+            raise IllegalMoveError(refusal.message, refusal.code)
+        raise RoomError(refusal.code, refusal.message)
+
+    async def _act(self, action: game.Action, *, adjudicate: bool = False) -> game.GameState:
+        """Apply *action* now: compute the next state, store it, and only then make it the room's
+        (write, then swap: a state the database does not have is never shown).  *adjudicate*
+        plays it as the rules adjudicate an engine's move (a foul loses)."""
+        now = self.services.now()
+        state = game.evolve(self.state, tournament=True) if adjudicate else self.state
+        following, events = game.apply(state, action, now)
+        if adjudicate:
+            following = game.evolve(following, tournament=False)
+        entry: MoveEntry | None = None
+        board = self.state.board()
+        labels = [
+            (Move.from_usi(e.usi), round(e.spent.total_seconds() * 1000))
+            for e in events if isinstance(e, game.MovePlayed)
+        ]
+        ended = following.outcome if following.status is Status.OVER and not self.state.over else None
+        store = self.services.store
+        clock = following.clock.to_dict()
+        try:
+            if labels:
+                move, spent = labels[0]
+                await store.run(
+                    store.store.append_move, self.id, following.ply, move.usi(), spent, clock,
+                    status="over" if ended is not None else None,
+                    outcome=dict(outcome_info(ended)) if ended is not None else None,  # type: ignore[arg-type]
+                )
+            elif any(isinstance(e, game.MovesTakenBack) for e in events):
+                await store.run(store.store.truncate, self.id, following.ply, clock)
+            elif ended is not None:
+                await store.run(store.store.update, self.id, status="over", outcome=outcome_info(ended), clock=clock)
+        except SQLAlchemyError as error:
+            # Not stored, not done: the room keeps the state the database has.
+            log.error("game %s: cannot store %r: %s", self.id, action, error)
+            self._schedule_flag()
+            raise RoomError("storage", "the change could not be saved: please try again") from error
+        taken = next((e.count for e in events if isinstance(e, game.MovesTakenBack)), 0)
+        if taken:
+            del self.labels[len(self.labels) - taken:]
+            del self.spent[len(self.spent) - taken:]
+        for move, spent in labels:
+            self._note(board, move, spent)
+            entry = {"ply": following.ply, "usi": move.usi(), "label": self.labels[-1], "spent_ms": spent}
+        self.state = following
+        self.generation += 1
+        self.thinking = False
+        if following.over:
+            self._cancel_flag()
+        else:
+            self._schedule_flag()
+            self._start_engine_if_needed()
+        if entry is not None:
+            self._broadcast_move(entry)
+        else:
+            self.broadcast_state()
+        if ended is not None:
+            await self._release_engines()
+        return following
+
+    def _cancel_flag(self) -> None:
+        if self._flag_handle is not None:
+            self._flag_handle.cancel()
+            self._flag_handle = None
+
+    async def _act_in_time(self, action: game.Action) -> None:
+        """Apply a player's move or declaration; one made after the time ran out loses on time."""
+        following = await self._act(action)
+        outcome = following.outcome
+        if outcome is not None and outcome.termination is Termination.TIME_FORFEIT:
+            raise RoomError("game_over", "the game is over: time ran out")
+
+    async def _release_engines(self) -> None:
+        if self.services.usi is not None and any(seat.kind == "usi" for seat in self.seats):
+            await self.services.usi.release(self.id)
 
     async def play(self, role: Role, usi: str, ply: int) -> None:
         """Play a human's move.
@@ -443,92 +521,23 @@ class GameRoom:
         async with self.lock:
             if await self._flag_if_needed():
                 raise RoomError("game_over", "the game is over: time ran out")
-            self._check_turn(role, ply)
-            move = self.board.parse_usi(usi)
-            await self._apply(move)
-
-    async def _apply(self, move: Move) -> None:
-        now = self.services.now()
-        saved = (self.clock.to_json(), self.status, self.generation, self.thinking, self.impasse_offer)
-        spent = self.clock.press(now) if self.clock.running is not None else self.clock.elapsed(now)
-        entry = self._push(move, round(spent.total_seconds() * 1000))
-        outcome = self.board.outcome()
-        if outcome is not None:
-            self._end(outcome, now)
-        try:
-            await self.services.store.run(
-                self.services.store.store.append_move, self.id, self.board.ply, move.usi(), entry["spent_ms"],
-                self.clock.to_json(), status=self.status if outcome is not None else None,
-                outcome=dict(outcome_info(outcome)) if outcome is not None else None,  # type: ignore[arg-type]
-            )
-        except SQLAlchemyError as error:
-            # Not stored, not played: put everything back so the game stays as the database has it.
-            log.error("game %s: cannot store move %s: %s", self.id, move.usi(), error)
-            self.board.pop()
-            self.labels.pop()
-            self.spent.pop()
-            self.clock = Clock.from_json(saved[0])
-            self.status, self.outcome = saved[1], None
-            self.generation, self.thinking, self.impasse_offer = saved[2] + 2, saved[3], saved[4]
-            self._schedule_flag()
-            raise RoomError("storage", "the move could not be saved: please try again") from error
-        if outcome is None:
-            self._schedule_flag()
-            self._start_engine_if_needed()
-        self._broadcast_move(entry)
-        if outcome is not None:
-            await self._release_engines()
-
-    def _end(self, outcome: Outcome, now: float) -> None:
-        self.outcome = outcome
-        self.status = "over"
-        self.clock.stop(now)
-        self.thinking = False
-        self.generation += 1
-        if self._flag_handle is not None:
-            self._flag_handle.cancel()
-            self._flag_handle = None
-
-    async def _finish(self, outcome: Outcome) -> None:
-        """End the game (not by a move), store it and tell everyone."""
-        self._end(outcome, self.services.now())
-        await self.services.store.run(
-            self.services.store.store.update, self.id, status="over", outcome=outcome_info(outcome),
-            clock=self.clock.to_json(),
-        )
-        self.broadcast_state()
-        await self._release_engines()
-
-    async def _release_engines(self) -> None:
-        if self.services.usi is not None and any(seat.kind == "usi" for seat in self.seats):
-            await self.services.usi.release(self.id)
+            action = game.Move(usi if isinstance(usi, str) else "", ply=ply)
+            self._refuse(role, action)
+            if not usi or not isinstance(usi, str):
+                raise InvalidMoveError(f"invalid move: {usi!r}")
+            await self._act_in_time(action)
 
     async def resign(self, role: Role) -> None:
-        """Resign for *role* (the side to move when one client plays both sides).
+        """Resign for *role* (the side to move when one client plays both sides); a game still
+        waiting for its second player is cancelled.
 
         :raises RoomError: for spectators or when the game is over.
         """
         async with self.lock:
-            if self.outcome is not None or self.status == "over":
-                raise RoomError("game_over", "the game is already over")
-            if role is None:
-                raise RoomError("spectator", "spectators cannot resign")
-            if self.status == "waiting":
-                await self._finish(Outcome(Termination.ABANDONED, None, "the game was cancelled before it started"))
-                return
-            loser = self.board.turn if role == "both" else Color("bw".index(role))
-            await self._finish(Outcome(Termination.RESIGNATION, loser.other, f"{_side(loser)} resigned"))
-
-    def _undo_plies(self) -> int:
-        """How many plies an undo takes back now (0: nothing to undo)."""
-        if self.mode == "local":
-            return 1 if self.board.ply >= 1 else 0
-        human = self._human_color()
-        if human is None:
-            return 0
-        # While the engine thinks only the human's move goes; else the engine's reply too.
-        count = 1 if self.board.turn != human else 2
-        return count if self.board.ply >= count else 0
+            color = None if role in (None, "both") else Color("bw".index(role))
+            action = game.Resign(color)
+            self._refuse(role, action)
+            await self._act(action)
 
     async def undo(self, role: Role, ply: int) -> None:
         """Take back the last human move (and the computer's reply to it).
@@ -537,38 +546,9 @@ class GameRoom:
             on a stale *ply*, or with nothing to undo.
         """
         async with self.lock:
-            if role is None:
-                raise RoomError("spectator", "spectators cannot undo moves")
-            if self.mode not in ("computer", "local"):
-                raise RoomError("not_allowed", "undo is only possible against the computer")
-            if self.outcome is not None and self.outcome.termination not in _UNDOABLE_ENDS:
-                raise RoomError("game_over", f"the game is over ({self.outcome.detail})")
-            if ply != self.board.ply:
-                raise RoomError("stale_ply", f"stale request: ply {ply!r} but {self.board.ply} moves have been played")
-            count = self._undo_plies()
-            if count == 0:
-                raise RoomError("nothing_to_undo", "there is no move of yours to take back")
-            now = self.services.now()
-            for _ in range(count):
-                self.board.pop()
-                self.labels.pop()
-                self.spent.pop()
-            self.generation += 1
-            self.thinking = False
-            reopened = self.outcome is not None
-            self.outcome = None
-            self.status = "playing"
-            if reopened or self.clock.running is None:
-                self.clock.start(self.board.turn, now)
-            else:
-                # The clocks keep what they had; the side to move starts its turn afresh.
-                self.clock.stop(now)
-                self.clock.start(self.board.turn, now)
-            store = self.services.store
-            await store.run(store.store.truncate, self.id, self.board.ply, self.clock.to_json())
-            self._schedule_flag()
-            self._start_engine_if_needed()
-            self.broadcast_state()
+            action = game.Undo(ply=ply)
+            self._refuse(role, action)
+            await self._act(action)
 
     async def declare(self, role: Role, ply: int) -> None:
         """Declare an entering-king win (入玉宣言) for the side to move.
@@ -578,12 +558,9 @@ class GameRoom:
         async with self.lock:
             if await self._flag_if_needed():
                 raise RoomError("game_over", "the game is over: time ran out")
-            self._check_turn(role, ply)
-            if not self.board.can_declare_win():
-                _, reason = rules.declaration_result(self.board, self.board.entering_king_rule)
-                raise RoomError("cannot_declare", f"the declaration would fail: {reason}")
-            outcome = self.board.declare_win()
-            await self._finish(outcome)
+            action = game.Declare(ply=ply)
+            self._refuse(role, action)
+            await self._act_in_time(action)
 
     async def impasse(self, role: Role, ply: int) -> None:
         """Propose, or agree to, ending the game by the 24-point count (持将棋) once both kings have
@@ -593,24 +570,10 @@ class GameRoom:
         :raises RoomError: for spectators, a stale *ply*, or when the kings have not both entered.
         """
         async with self.lock:
-            if role is None:
-                raise RoomError("spectator", "spectators cannot end the game")
-            if self.outcome is not None or self.status != "playing":
-                raise RoomError("game_over", "the game is not in progress")
-            if ply != self.board.ply:
-                raise RoomError("stale_ply", f"stale request: ply {ply!r} but {self.board.ply} moves have been played")
-            if not self.kings_entered():
-                raise RoomError("cannot_impasse", "both kings must be in their enemy camps for an impasse (持将棋)")
-            mover = self._mover_color(role)
-            assert mover is not None
-            if self.mode == "friend" and self.impasse_offer != mover.other:
-                if self.impasse_offer == mover:
-                    raise RoomError("busy", "your proposal is waiting for your opponent")
-                self.impasse_offer = mover
-                self.generation += 1
-                self.broadcast_state()
-                return
-            await self._finish(self.board.settle_impasse())
+            color = None if role in (None, "both") else Color("bw".index(role))
+            action = game.ImpasseAgreement(color, ply=ply)
+            self._refuse(role, action)
+            await self._act(action)
 
     async def hint(self, sub: Subscriber, ply: int) -> None:
         """Ask the engine for a move and send it to *sub* only.
@@ -619,7 +582,7 @@ class GameRoom:
             when no engine is available.
         """
         async with self.lock:
-            self._check_turn(sub.role, ply)
+            self._refuse(sub.role, game.Move(ply=ply))
             if self.mode not in ("computer", "local"):
                 raise RoomError("not_allowed", "hints are only available against the computer")
             if self.services.engines is None:
@@ -640,13 +603,14 @@ class GameRoom:
         if generation != self.generation or sub not in self.subscribers:
             return
         label = None
+        board = self.state.board()
         if result.move is not None:
             move = Move.from_usi(result.move)
-            if self.board.is_legal(move):
-                previous = self.board.peek().to_square if self.board.ply else None
-                label = self._label(self.board, move, previous)
+            if board.is_legal(move):
+                previous = board.peek().to_square if board.ply else None
+                label = self._label(board, move, previous)
         sub.send({
-            "type": "hint", "ply": self.board.ply, "usi": result.move, "label": label,
+            "type": "hint", "ply": board.ply, "usi": result.move, "label": label,
             "score_cp": result.score_cp, "score_mate": result.score_mate,
         })
 
@@ -673,18 +637,17 @@ class GameRoom:
                 raise RoomError("bad_invite", "this invitation is not valid for this game (it may have been used)", 403)
             assert self.invite is not None
             new_token = secrets.token_urlsafe(18)
-            self.tokens[color] = new_token
-            used, self.invite = self.invite, None
-            self.status = "playing"
-            self.clock.start(self.board.turn, self.services.now())
-            self.generation += 1
+            following, _ = game.apply(self.state, game.Start(), self.services.now())
             claimed = await self.services.store.run(
                 self.services.store.store.claim_seat, self.id, int(color), new_token,
-                [s.to_json() for s in self.seats], self.clock.to_json(), used,
+                [s.to_json() for s in self.seats], following.clock.to_dict(), self.invite,
             )
             if not claimed:  # pragma: no cover - only one process serves a database's games
-                self.tokens[color], self.invite, self.status = None, used, "waiting"
                 raise RoomError("seat_taken", "the seat was taken meanwhile", 409)
+            self.tokens[color] = new_token
+            self.invite = None
+            self.state = following
+            self.generation += 1
             self._schedule_flag()
             self.broadcast_state()
             return color, new_token
@@ -692,11 +655,9 @@ class GameRoom:
     # -- clock -----------------------------------------------------------------------------------
 
     def _schedule_flag(self) -> None:
-        if self._flag_handle is not None:
-            self._flag_handle.cancel()
-            self._flag_handle = None
-        deadline = self.clock.deadline()
-        if deadline is None or self.outcome is not None:
+        self._cancel_flag()
+        deadline = self.state.clock.deadline()
+        if deadline is None or self.state.status is not Status.PLAYING:
             return
         delay = max(0.0, deadline - self.services.now()) + 0.005
         loop = asyncio.get_running_loop()
@@ -709,43 +670,43 @@ class GameRoom:
 
     async def _flag_if_needed(self) -> bool:
         """End the game if the running side is out of time; True if the game is over by time now."""
-        if self.outcome is not None or self.status != "playing":
+        if self.state.status is not Status.PLAYING or not self.state.clock.is_flagged(self.services.now()):
             return False
-        if not self.clock.is_flagged(self.services.now()):
-            return False
-        loser = self.clock.running
-        assert loser is not None
-        await self._finish(Outcome(Termination.TIME_FORFEIT, loser.other, f"{_side(loser)} ran out of time"))
+        await self._act(game.FlagFall())
         return True
 
     # -- engines ---------------------------------------------------------------------------------
 
     def _request(self, level: int, *, movetime: float | None = None) -> ThinkRequest:
-        turn = self.board.turn
-        control = self.clock.control
+        turn = self.state.turn
+        clock = self.state.clock
+        control = clock.control
         time_left = other_time = None
-        if control.enabled and movetime is None:
-            now = self.services.now()
-            time_left = self.clock.time_left(turn, now)[0].total_seconds()
-            other_time = self.clock.time_left(turn.other, now)[0].total_seconds()
+        now = self.services.now()
+        timed = control.enabled and movetime is None
+        if timed:
+            time_left = clock.time_left(turn, now)[0].total_seconds()
+            other_time = clock.time_left(turn.other, now)[0].total_seconds()
         return ThinkRequest(
-            start_sfen=self.board.starting_sfen,
-            moves=tuple(m.usi() for m in self.board.move_stack),
+            start_sfen=self.state.start_sfen,
+            moves=tuple(m.usi for m in self.state.moves),
             level=level,
             time_left=time_left,
             other_time=other_time,
-            byoyomi=control.byoyomi.total_seconds(),
-            increment=control.increment.total_seconds(),
+            byoyomi=control.byoyomi,
+            increment=control.increment,
             movetime=movetime,
-            rule=self.board.entering_king_rule.value,
+            rule=self.state.rule.value,
             seed=secrets.randbits(32),
             game_id=self.id,
+            clock=clock.to_dict() if timed else None,
+            now=now if timed else None,
         )
 
     def _start_engine_if_needed(self) -> None:
-        if self.outcome is not None or self.status != "playing":
+        if self.state.status is not Status.PLAYING:
             return
-        seat = self.seats[self.board.turn]
+        seat = self.seats[self.state.turn]
         if not seat.is_engine:
             return
         thinker = self.services.usi if seat.kind == "usi" else self.services.engines
@@ -765,34 +726,25 @@ class GameRoom:
             log.warning("game %s: engine failed: %s", self.id, failure)
             error = failure
         async with self.lock:
-            if generation != self.generation or self.outcome is not None:
+            if generation != self.generation or self.state.status is not Status.PLAYING:
                 return  # the position changed meanwhile (undo, resignation, time)
             self.thinking = False
             if await self._flag_if_needed():
                 return
-            engine = self.board.turn
-            side = _side(engine)
+            engine = self.state.turn
+            decision: game.Action
             if error is not None or result is None:
-                await self._finish(Outcome(Termination.RESIGNATION, engine.other, f"{side}'s engine failed: {error}"))
+                # As every front end ends it: the side whose engine failed loses.
+                decision = game.EngineFailure(engine, f"the engine failed: {error}")
             elif result.illegal is not None:
-                detail = f"{side}: illegal move {result.illegal}"
-                await self._finish(Outcome(Termination.ILLEGAL_MOVE, engine.other, detail))
+                decision = game.Move(result.illegal)
             elif result.declare_win:
-                if self.board.can_declare_win():
-                    await self._finish(self.board.declare_win())
-                else:
-                    _, reason = rules.declaration_result(self.board, self.board.entering_king_rule)
-                    detail = f"{side}: failed declaration ({reason})"
-                    await self._finish(Outcome(Termination.ILLEGAL_MOVE, engine.other, detail))
+                decision = game.Declare()
             elif result.move is None:
-                await self._finish(Outcome(Termination.RESIGNATION, engine.other, f"{side} resigned"))
+                decision = game.Resign(engine)
             else:
-                try:
-                    move = self.board.parse_usi(result.move)
-                except (InvalidMoveError, IllegalMoveError) as refused:
-                    await self._finish(Outcome(Termination.ILLEGAL_MOVE, engine.other, f"{_side(engine)}: {refused}"))
-                    return
-                await self._apply(move)
+                decision = game.Move(result.move)
+            await self._act(decision, adjudicate=True)
 
     def activate(self) -> None:
         """After loading: arm the clock and let an engine move if it is its turn."""
@@ -872,7 +824,7 @@ class RoomManager:
         clock = Clock(setup.time_control)
         now = self.services.now()
         if status == "playing":
-            clock.start(board.turn, now)
+            clock = clock.start(board.turn, now)
         game_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         stored = StoredGame(
             id=game_id,
@@ -881,7 +833,7 @@ class RoomManager:
             seats=[s.to_json() for s in seats],
             tokens=tokens,
             status=status,
-            clock=clock.to_json(),
+            clock=clock.to_dict(),
             created_at=now,
             moves=[(usi, 0) for usi in setup.moves],
             invite=secrets.token_urlsafe(18) if setup.mode == "friend" else None,
@@ -924,12 +876,10 @@ def _pause_stored_clock(data: dict[str, Any], until: float, now: float) -> dict[
     if not data or data.get("running") is None:
         return data
     try:
-        clock = Clock.from_json(data)
+        clock = Clock.from_dict(data)
     except ValueError:
         return data  # a damaged clock is left as it is; the room reports it when it loads
     limit = min(until, now)
     if clock.is_flagged(limit):
         return data  # out of time before the server stopped: the room ends the game when it loads
-    clock.pause(limit)
-    clock.resume(now)
-    return clock.to_json()
+    return clock.pause(limit).resume(now).to_dict()

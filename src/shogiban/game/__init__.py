@@ -1,0 +1,53 @@
+"""One game core for every front end: a pure, serialisable game state and its transitions.
+
+:class:`GameState` holds everything about a game (position, moves, clock, status, outcome);
+:func:`apply` turns it and an action (:class:`Move`, :class:`Resign`, ...) into the next state and
+the events a front end shows; :func:`allowed` says whether a role may take an action (to show
+buttons and to refuse).  The web room, the terminal session and the match runner keep only their
+input and output.
+"""
+
+from shogiban.game.actions import (
+    Abandon,
+    Action,
+    Declare,
+    EngineFailure,
+    FlagFall,
+    ImpasseAgreement,
+    Move,
+    Resign,
+    Start,
+    Undo,
+)
+from shogiban.game.clock import Clock, Timing
+from shogiban.game.core import (
+    UNDOABLE_ENDS,
+    RefusedError,
+    acting_color,
+    allowed,
+    apply,
+    check,
+    evolve,
+    permissions,
+    undo_count,
+)
+from shogiban.game.events import (
+    ClockUpdated,
+    Event,
+    GameEnded,
+    GameStarted,
+    ImpasseProposed,
+    MovePlayed,
+    MovesTakenBack,
+)
+from shogiban.game.limits import clock_limit
+from shogiban.game.state import GameDataError, GameState, Mode, PlayedMove, Role, Status
+from shogiban.game.timecontrol import TimeControl, TimeControlError
+
+__all__ = [
+    "UNDOABLE_ENDS", "Abandon", "Action", "Clock", "ClockUpdated", "Declare", "EngineFailure", "Event", "FlagFall",
+    "GameDataError", "GameEnded", "GameStarted", "GameState", "ImpasseAgreement", "ImpasseProposed", "Mode", "Move",
+    "MovePlayed", "MovesTakenBack", "PlayedMove", "RefusedError", "Resign", "Role", "Start", "Status", "TimeControl",
+    "TimeControlError", "Timing", "Undo", "acting_color", "allowed", "apply", "check", "clock_limit", "evolve",
+    "permissions", "undo_count",
+]

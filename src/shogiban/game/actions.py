@@ -1,0 +1,86 @@
+"""What can happen to a game: the actions :func:`shogiban.game.apply` takes.
+
+A ``ply`` on a player's action is the number of moves the player saw; a different count means
+the request is stale (the position changed meanwhile) and it is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from shogiban.pieces import Color
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Play a move, in USI notation.  ``Move()`` without one asks :func:`allowed` whether the
+    role may move at all."""
+
+    usi: str = ""
+    ply: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """投了 by *color* (None: the side to move, or the role's own side)."""
+
+    color: Color | None = None
+    ply: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the last move (against the computer: the human's move and the reply to it)."""
+
+    ply: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """入玉宣言: the side to move declares an entering-king win."""
+
+    ply: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImpasseAgreement:
+    """持将棋 by agreement, settled by the 24-point count: a proposal, or the agreement to the
+    opponent's (the computer and one device playing both sides agree at once)."""
+
+    color: Color | None = None
+    ply: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FlagFall:
+    """The running side's time is up (the front end's timer fired, or an engine did not answer)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EngineFailure:
+    """*color*'s engine crashed or could not be used: that side loses (ABANDONED, the other side
+    winning)."""
+
+    color: Color
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon:
+    """中断: the game stops without a result."""
+
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """A game that waited for its second player begins."""
+
+
+Action: TypeAlias = Move | Resign | Undo | Declare | ImpasseAgreement | FlagFall | EngineFailure | Abandon | Start
+"""Any action."""
+
+__all__ = [
+    "Abandon", "Action", "Declare", "EngineFailure", "FlagFall", "ImpasseAgreement", "Move", "Resign", "Start", "Undo",
+]

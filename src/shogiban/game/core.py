@@ -1,0 +1,327 @@
+"""The game's rules of procedure: :func:`allowed` and :func:`apply`.
+
+>>> from shogiban.game import GameState, Move, Resign, Role, apply, allowed
+>>> state = GameState.new(now=0.0)
+>>> state, events = apply(state, Move("7g7f"), now=3.0)
+>>> [type(e).__name__ for e in events]
+['MovePlayed', 'ClockUpdated']
+>>> allowed(state, Role.BLACK, Move("3c3d")).code
+'not_your_turn'
+>>> state, events = apply(state, Resign(), now=5.0)
+>>> state.outcome.detail, state.outcome.result()
+('gote resigned', '1-0')
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from shogiban import rules
+from shogiban.errors import InvalidMoveError, Refusal, ShogibanError
+from shogiban.game.actions import (
+    Abandon,
+    Action,
+    Declare,
+    EngineFailure,
+    FlagFall,
+    ImpasseAgreement,
+    Move,
+    Resign,
+    Start,
+    Undo,
+)
+from shogiban.game.events import (
+    ClockUpdated,
+    Event,
+    GameEnded,
+    GameStarted,
+    ImpasseProposed,
+    MovePlayed,
+    MovesTakenBack,
+)
+from shogiban.game.state import GameState, Mode, PlayedMove, Role, Status
+from shogiban.move import Move as BoardMove
+from shogiban.outcome import Outcome, Termination
+from shogiban.pieces import Color
+
+#: Ends after which a take-back may reopen the game (the position decided it, not a player).
+UNDOABLE_ENDS = frozenset(
+    {Termination.CHECKMATE, Termination.NO_LEGAL_MOVES, Termination.REPETITION, Termination.PERPETUAL_CHECK}
+)
+_SIDE = rules.SIDE_NAMES
+_SYSTEM_ONLY = (FlagFall, EngineFailure, Start)
+
+
+class RefusedError(ShogibanError):
+    """:func:`apply` was given an action the state does not allow; ``code`` is the refusal's."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.message or refusal.code)
+        self.refusal = refusal
+        self.code = refusal.code
+
+
+#: What the cached position depends on.
+_BOARD_FIELDS = frozenset({"moves", "start_sfen", "tournament", "rule", "max_moves"})
+
+
+def evolve(state: GameState, **changes: object) -> GameState:
+    """``replace(state, **changes)`` keeping the cached position when the moves stay (for front
+    ends that set up a state: a game that ended before it began, a clock started late)."""
+    following = replace(state, **changes)  # type: ignore[arg-type]
+    if state._board is not None and not _BOARD_FIELDS & changes.keys():
+        following.with_board(state._board)
+    return following
+
+
+def _refuse(code: str, message: str, **params: str | int) -> Refusal:
+    return Refusal(code, params, message)
+
+
+def acting_color(state: GameState, role: Role, action: Action) -> Color:
+    """The side *action* is taken for: the one it names, else the side to move for a role that
+    plays both (or the system), else the role's own side."""
+    named = getattr(action, "color", None)
+    if isinstance(named, Color):
+        return named
+    if role in (Role.BLACK, Role.WHITE) and isinstance(action, Resign | ImpasseAgreement):
+        return Color.BLACK if role is Role.BLACK else Color.WHITE
+    return state.turn
+
+
+def undo_count(state: GameState) -> int:
+    """How many moves a take-back removes now (0: none)."""
+    if state.mode is Mode.LOCAL:
+        count = 1
+    elif state.mode is Mode.COMPUTER:
+        human = state.human()
+        if human is None:
+            return 0
+        # While the engine thinks only the human's move goes; else the engine's reply too.
+        count = 1 if state.turn != human else 2
+    else:
+        return 0
+    return count if state.ply >= count else 0
+
+
+def allowed(state: GameState, role: Role, action: Action) -> Refusal | None:
+    """Why *role* may not take *action* in *state*, or None if it may.
+
+    The same answer decides which buttons a front end shows and whether a request is refused;
+    ``Move()`` without a move asks whether *role* may move at all.
+    """
+    if role is Role.SPECTATOR:
+        return _refuse("spectator", "spectators cannot take part in the game")
+    if role is not Role.SYSTEM:
+        refusal = _role_refusal(state, action) or _status_refusal(state, action) or _turn_refusal(state, role, action)
+        if refusal is not None:
+            return refusal
+    if isinstance(action, Resign | ImpasseAgreement) and action.color is None:
+        action = replace(action, color=acting_color(state, role, action))
+    return check(state, action)
+
+
+def _role_refusal(state: GameState, action: Action) -> Refusal | None:
+    if isinstance(action, _SYSTEM_ONLY):
+        return _refuse("not_allowed", "only the game itself may do that")
+    if state.mode is Mode.MATCH and not isinstance(action, Move | Resign | Declare):
+        return _refuse("not_allowed", "a match allows moves, resignations and declarations only")
+    if isinstance(action, Abandon):
+        if state.status is Status.WAITING or state.mode in (Mode.LOCAL, Mode.COMPUTER):
+            return None
+        return _refuse("not_allowed", "a game between two players cannot be abandoned: resign instead")
+    if isinstance(action, Undo) and state.mode not in (Mode.COMPUTER, Mode.LOCAL):
+        return _refuse("not_allowed", "take-backs are only possible against the computer or on one device")
+    return None
+
+
+def _turn_refusal(state: GameState, role: Role, action: Action) -> Refusal | None:
+    if isinstance(action, Abandon | Undo):
+        return None
+    color = acting_color(state, role, action)
+    if isinstance(action, Move | Declare) and (not role.covers(color) or state.engines[color]):
+        return _refuse("not_your_turn", f"it is {_SIDE[color]}'s turn", side=_SIDE[color])
+    if not role.covers(color):
+        return _refuse("not_your_turn", f"you do not play {_SIDE[color]}", side=_SIDE[color])
+    return None
+
+
+def _status_refusal(state: GameState, action: Action) -> Refusal | None:
+    if state.status is Status.OVER:
+        if isinstance(action, Undo) and state.outcome is not None and state.outcome.termination in UNDOABLE_ENDS:
+            return None
+        detail = state.outcome.detail if state.outcome is not None else "abandoned"
+        return _refuse("game_over", f"the game is over ({detail})")
+    if state.status is Status.WAITING and not isinstance(action, Resign | Abandon | Start):
+        return _refuse("waiting", "the game has not started: waiting for the opponent to join")
+    return None
+
+
+def check(state: GameState, action: Action) -> Refusal | None:
+    """Why *action* cannot happen in *state* whoever asks, or None (what :func:`apply` refuses)."""
+    refusal = _status_refusal(state, action)
+    if refusal is not None:
+        return refusal
+    if state.status is Status.OVER:
+        assert isinstance(action, Undo)
+        return _undo_refusal(state, action)
+    if state.status is Status.WAITING:
+        return None
+    if isinstance(action, Start):
+        return _refuse("not_allowed", "the game has already started")
+    ply = getattr(action, "ply", None)
+    if ply is not None and ply != state.ply:
+        return _refuse("stale_ply", f"stale request: ply {ply!r} but {state.ply} moves have been played", ply=state.ply)
+    if isinstance(action, Move):
+        return _move_refusal(state, action)
+    if isinstance(action, Declare):
+        if not state.tournament:
+            board = state.board()
+            if not board.can_declare_win():
+                _, reason = rules.declaration_result(board, board.entering_king_rule)
+                return _refuse("cannot_declare", f"the declaration would fail: {reason}", reason=reason)
+        return None
+    if isinstance(action, Undo):
+        return _undo_refusal(state, action)
+    if isinstance(action, ImpasseAgreement):
+        if not state.kings_entered():
+            return _refuse("cannot_impasse", "both kings must be in their enemy camps for an impasse (持将棋)")
+        color = action.color if action.color is not None else state.turn
+        if state.mode is Mode.FRIEND and state.impasse_offer == color:
+            return _refuse("busy", "your proposal is waiting for your opponent")
+    return None
+
+
+def _undo_refusal(state: GameState, action: Undo) -> Refusal | None:
+    if action.ply is not None and action.ply != state.ply:
+        return _refuse("stale_ply", f"stale request: ply {action.ply!r} but {state.ply} moves have been played",
+                       ply=state.ply)
+    if state.mode not in (Mode.COMPUTER, Mode.LOCAL):
+        return _refuse("not_allowed", "take-backs are only possible against the computer or on one device")
+    if undo_count(state) == 0:
+        return _refuse("nothing_to_undo", "there is no move to take back")
+    return None
+
+
+def _move_refusal(state: GameState, action: Move) -> Refusal | None:
+    if not action.usi or state.tournament:
+        return None  # the probe, or a foul the rules record as a loss
+    board = state.board()
+    try:
+        move = BoardMove.from_usi(action.usi)
+    except InvalidMoveError as error:
+        return _refuse("invalid_move", str(error), usi=action.usi)
+    if board.is_legal(move):
+        return None
+    code, reason = rules.illegal_reason(board, move) or ("illegal", "illegal move")
+    return _refuse(code, f"illegal move: {action.usi!r} ({reason})", usi=action.usi)
+
+
+def apply(state: GameState, action: Action, now: float) -> tuple[GameState, list[Event]]:
+    """The state after *action* at *now*, and what happened.
+
+    A move or a declaration made after the mover's time ran out ends the game on time instead.
+
+    :raises RefusedError: if *action* cannot happen in *state* (see :func:`check`).
+    """
+    refusal = check(state, action)
+    if refusal is not None:
+        raise RefusedError(refusal)
+    if isinstance(action, Start):
+        clock = state.clock.start(state.turn, now)
+        return evolve(state, status=Status.PLAYING, clock=clock), [GameStarted(), ClockUpdated(clock)]
+    if isinstance(action, Resign):
+        if state.status is Status.WAITING:
+            return _end(state, Outcome(Termination.ABANDONED, None, "the game was cancelled before it started"), now)
+        loser = action.color if action.color is not None else state.turn
+        return _end(state, Outcome(Termination.RESIGNATION, loser.other, f"{_SIDE[loser]} resigned"), now)
+    if isinstance(action, Abandon):
+        return _end(state, Outcome(Termination.ABANDONED, None, action.detail or "the game was abandoned"), now)
+    if isinstance(action, EngineFailure):
+        detail = f"{_SIDE[action.color]}: {action.detail or 'the engine failed'}"
+        return _end(state, Outcome(Termination.ABANDONED, action.color.other, detail), now)
+    if isinstance(action, FlagFall):
+        if not state.clock.is_flagged(now):
+            raise RefusedError(_refuse("not_allowed", "the clock has not run out"))
+        return _flag(state, now)
+    if isinstance(action, Move | Declare) and state.clock.is_flagged(now):
+        return _flag(state, now)
+    if isinstance(action, Move):
+        return _move(state, action, now)
+    if isinstance(action, Declare):
+        board = state.board()
+        return _end(state, board.declare_win(), now)
+    if isinstance(action, Undo):
+        return _undo(state, now)
+    assert isinstance(action, ImpasseAgreement)
+    color = action.color if action.color is not None else state.turn
+    if state.mode is Mode.FRIEND and state.impasse_offer != color.other:
+        return evolve(state, impasse_offer=color), [ImpasseProposed(color)]
+    return _end(state, state.board().settle_impasse(), now)
+
+
+def _flag(state: GameState, now: float) -> tuple[GameState, list[Event]]:
+    loser = state.clock.running if state.clock.running is not None else state.turn
+    outcome = Outcome(Termination.TIME_FORFEIT, loser.other, f"{_SIDE[loser]} ran out of time")
+    clock = state.clock.flag()
+    ended = evolve(state, status=Status.OVER, outcome=outcome, clock=clock, impasse_offer=None)
+    return ended, [ClockUpdated(clock), GameEnded(outcome)]
+
+
+def _end(state: GameState, outcome: Outcome, now: float) -> tuple[GameState, list[Event]]:
+    clock = state.clock.stop(now)
+    ended = evolve(state, status=Status.OVER, outcome=outcome, clock=clock, impasse_offer=None)
+    return ended, [ClockUpdated(clock), GameEnded(outcome)]
+
+
+def _move(state: GameState, action: Move, now: float) -> tuple[GameState, list[Event]]:
+    board = state.board()
+    try:
+        move = BoardMove.from_usi(action.usi)
+    except InvalidMoveError:
+        # Only in tournament mode (check() refuses it otherwise): unreadable text is a foul.
+        detail = f"{_SIDE[board.turn]}: unreadable move {action.usi!r}"
+        return _end(state, Outcome(Termination.ILLEGAL_MOVE, board.turn.other, detail), now)
+    if not board.is_legal(move):
+        board.push_legal(move)  # tournament mode: records the foul and its reason
+        outcome = board.outcome()
+        assert outcome is not None
+        return _end(state, outcome, now)
+    clock, spent = state.clock.press(now)
+    board.push(move)
+    played = replace(state, moves=(*state.moves, PlayedMove(move.usi(), spent)), clock=clock, impasse_offer=None)
+    played.with_board(board)
+    events: list[Event] = [MovePlayed(played.ply, move.usi(), spent)]
+    outcome = board.outcome()
+    if outcome is None:
+        return played, [*events, ClockUpdated(clock)]
+    ended, more = _end(played, outcome, now)
+    return ended, events + more
+
+
+def _undo(state: GameState, now: float) -> tuple[GameState, list[Event]]:
+    count = undo_count(state)
+    board = state.board()
+    for _ in range(count):
+        board.pop()
+    # The clocks keep what they had; the side to move starts its turn afresh.
+    clock = state.clock.stop(now) if state.clock.running is not None else state.clock
+    clock = clock.start(board.turn, now)
+    undone = replace(state, moves=state.moves[: len(state.moves) - count], clock=clock, status=Status.PLAYING,
+                     outcome=None, impasse_offer=None)
+    undone.with_board(board)
+    return undone, [MovesTakenBack(count, undone.ply), ClockUpdated(clock)]
+
+
+def permissions(state: GameState, role: Role) -> dict[str, bool]:
+    """Which buttons *role* sees: ``move``, ``resign``, ``undo``, ``declare``, ``impasse``, ``abandon``."""
+    probes: dict[str, Action] = {
+        "move": Move(), "resign": Resign(), "undo": Undo(), "declare": Declare(),
+        "impasse": ImpasseAgreement(), "abandon": Abandon(),
+    }
+    return {name: allowed(state, role, probe) is None for name, probe in probes.items()}
+
+
+__all__ = [
+    "UNDOABLE_ENDS", "RefusedError", "acting_color", "allowed", "apply", "check", "evolve", "permissions", "undo_count",
+]

@@ -1,0 +1,61 @@
+"""From the game clock to an engine's :class:`~shogiban.engines.Limit`: the one conversion.
+
+The clock and USI count the same way (``btime``/``wtime`` exclude the increment of the coming
+move, sent as ``binc``/``winc``), so the clock's fields go out as they are.  A game without a
+clock, or a fixed time per move, is sent as byoyomi with no main time, never ``go movetime``:
+every USI engine takes byoyomi, while some (gpsshogi) cannot take ``movetime``.
+
+>>> from shogiban.game import Clock, TimeControl
+>>> clock_limit(Clock(TimeControl.of(60, byoyomi=10))).go_args()
+['btime', '60000', 'wtime', '60000', 'byoyomi', '10000']
+>>> clock_limit(Clock(TimeControl.of(60, increment=5))).go_args()
+['btime', '60000', 'wtime', '60000', 'binc', '5000', 'winc', '5000']
+>>> clock_limit(Clock(), movetime=1.5).go_args()
+['btime', '0', 'wtime', '0', 'byoyomi', '1500']
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+from shogiban.engines.limit import Limit
+from shogiban.game.clock import Clock
+
+#: Seconds per move when there is neither a clock nor a fixed time.
+DEFAULT_MOVETIME = 1.0
+
+
+def clock_limit(
+    clock: Clock, *, now: float | None = None, movetime: float | None = None, depth: int | None = None,
+    nodes: int | None = None,
+) -> Limit:
+    """The limit of the side to move's next search.
+
+    :param now: when the search starts (the running turn's time so far is taken off); None
+        takes the clock as it stood when the turn began.
+    :param movetime: a fixed time per move, used when the clock has no time control (a game
+        without a clock, a match at a fixed time per move).
+    :param depth, nodes: further bounds, sent along.
+    """
+    control = clock.control
+    if not control.enabled:
+        seconds = DEFAULT_MOVETIME if movetime is None else movetime
+        limit = Limit(btime=0, wtime=0, byoyomi=seconds) if (movetime is not None or not (depth or nodes)) else Limit()
+        return replace(limit, depth=depth, nodes=nodes)
+    remaining = list(clock.remaining)
+    running = clock.running
+    if running is not None and now is not None:
+        spent = clock.elapsed(now)
+        main = remaining[running] + control.increment_time - spent
+        remaining[running] = max(timedelta(0), main - control.increment_time)
+    increment = control.increment_time
+    return Limit(
+        btime=remaining[0], wtime=remaining[1],
+        byoyomi=control.byoyomi_time if control.byoyomi or not control.increment else None,
+        binc=increment if control.increment else None, winc=increment if control.increment else None,
+        depth=depth, nodes=nodes,
+    )
+
+
+__all__ = ["DEFAULT_MOVETIME", "clock_limit"]

@@ -1,0 +1,111 @@
+"""One player protocol for every front end: ``async choose(state) -> Decision``.
+
+An engine (the built-in one or any USI engine, through :class:`shogiban.engines.Engine`) and a
+human (fed by the terminal or the browser through :meth:`QueuedPlayer.submit`) answer alike: with
+the action the front end applies.  An engine's troubles become actions too, the same way for
+every front end (:func:`decision_from_error`): a crash is :class:`EngineFailure` (that side loses:
+ABANDONED, the other side winning), no answer in time is :class:`FlagFall` when a clock runs,
+and an unreadable or illegal move is played as sent in tournament mode (a foul that loses).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Protocol, TypeAlias
+
+from shogiban.engines import Engine, PlayResult
+from shogiban.errors import EngineError, EngineMoveError, EngineTerminatedError, EngineTimeoutError
+from shogiban.game.actions import Abandon, Declare, EngineFailure, FlagFall, ImpasseAgreement, Move, Resign, Undo
+from shogiban.game.limits import clock_limit
+from shogiban.game.state import GameState
+
+Decision: TypeAlias = Move | Resign | Declare | ImpasseAgreement | Undo | Abandon | EngineFailure | FlagFall
+"""What a player decides: an action for the side to move."""
+
+
+class Player(Protocol):
+    """Anyone who plays a side."""
+
+    name: str
+
+    async def choose(self, state: GameState) -> Decision:
+        """The decision for the side to move in *state*."""
+        ...  # pragma: no cover - protocol
+
+
+def decision_from_result(state: GameState, result: PlayResult) -> Decision:
+    """An engine's answer as an action: its move, ``bestmove resign``, or ``bestmove win``."""
+    if result.resigned or (result.move is None and not result.declared_win):
+        return Resign(state.turn)
+    if result.declared_win:
+        return Declare()
+    assert result.move is not None
+    return Move(result.move.usi())
+
+
+def decision_from_error(
+    state: GameState, error: EngineError, name: str = "the engine", *, now: float | None = None
+) -> Decision:
+    """An engine's failure as an action (see the module docstring).  With *now*, a silent engine
+    loses on time only if its clock has run out by then (else it failed)."""
+    color = state.turn
+    if isinstance(error, EngineMoveError):
+        if state.tournament:
+            return Move(error.text)
+        return EngineFailure(color, f"{name} sent an unplayable move {error.text!r}")
+    if isinstance(error, EngineTerminatedError):
+        return EngineFailure(color, f"{name} crashed ({error})")
+    if isinstance(error, EngineTimeoutError) and state.clock.control.enabled and (
+        now is None or state.clock.is_flagged(now)
+    ):
+        return FlagFall()
+    return EngineFailure(color, f"{name} did not answer ({error})")
+
+
+class EnginePlayer:
+    """An engine behind :class:`shogiban.engines.Engine` (built-in or USI).
+
+    :param movetime: seconds per move when the game has no clock.
+    :param now: the time line of the game's clock (to take the turn's time so far off the limit).
+    """
+
+    def __init__(
+        self, engine: Engine, *, name: str | None = None, movetime: float | None = None, depth: int | None = None,
+        nodes: int | None = None, now: Callable[[], float] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.name = name or engine.name
+        self.movetime, self.depth, self.nodes = movetime, depth, nodes
+        self._now = now
+
+    async def choose(self, state: GameState) -> Decision:
+        """The engine's decision; its failures become actions (:func:`decision_from_error`)."""
+        now = self._now() if self._now is not None else None
+        limit = clock_limit(state.clock, now=now, movetime=self.movetime, depth=self.depth, nodes=self.nodes)
+        try:
+            result = await self.engine.play(state.board(), limit)
+        except EngineError as error:
+            return decision_from_error(state, error, self.name, now=self._now() if self._now is not None else None)
+        return decision_from_result(state, result)
+
+
+class QueuedPlayer:
+    """A human whose decisions arrive from outside (terminal input, a browser's messages)."""
+
+    def __init__(self, name: str = "") -> None:
+        self.name = name
+        self._queue: asyncio.Queue[Decision] = asyncio.Queue()
+
+    def submit(self, decision: Decision) -> None:
+        """Hand over the human's next decision."""
+        self._queue.put_nowait(decision)
+
+    async def choose(self, state: GameState) -> Decision:
+        """Wait for the next submitted decision."""
+        return await self._queue.get()
+
+
+__all__ = [
+    "Decision", "EnginePlayer", "Player", "QueuedPlayer", "decision_from_error", "decision_from_result",
+]

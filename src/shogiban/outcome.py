@@ -13,7 +13,7 @@ from shogiban.pieces import Color
 class OutcomeDataError(ShogibanError):
     """A stored outcome that cannot be read."""
 
-    code = "invalid"  # a word of its own ("bad_game_data", "bad_outcome") awaits the catalogue
+    code = "bad_outcome"
 
 
 class Termination(enum.Enum):

@@ -290,6 +290,7 @@ def test_an_engine_crash_loses_for_its_side_as_in_every_front_end() -> None:
     assert crashed.outcome.winner == Color.BLACK
     assert crashed.outcome.detail == "gote: stand-in crashed (exit code 1)"
     assert "The engine failed: stand-in crashed (exit code 1)" in crashed.output
+    assert "Gote's engine failed. Sente wins." in crashed.output  # not "stopped without a result"
 
 
 def test_handicap_giver_moves_first() -> None:

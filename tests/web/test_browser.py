@@ -554,6 +554,19 @@ def test_promotion_chosen_by_keyboard(browser: Any, server: Server) -> None:
     page.context.close()
 
 
+def test_the_game_move_list_follows_the_notation_setting(browser: Any, server: Server) -> None:
+    page = new_page(browser, "en")
+    create_game(page, server.url, mode="local", moves=["7g7f", "3c3d", "8h2b+"])
+    wait_for_ply(page, 3)
+    labels = page.locator(".move-list li[data-ply] .label")
+    assert labels.all_inner_texts() == ["P-7f", "P-3d", "Bx2b+"]  # English reads western by default
+    page.select_option("#notation-select", "csa")
+    page.wait_for_function("document.querySelector('.move-list li[data-ply] .label').textContent === '+7776FU'")
+    page.select_option("#notation-select", "japanese")
+    page.wait_for_function("document.querySelector('.move-list li[data-ply] .label').textContent === '▲７六歩'")
+    page.context.close()
+
+
 def test_errors_are_explained(browser: Any, server: Server) -> None:
     page = new_page(browser, "ja")
     create_game(page, server.url, mode="local")

@@ -69,8 +69,8 @@ def evolve(state: GameState, **changes: object) -> GameState:
     """``replace(state, **changes)`` keeping the cached position when the moves stay (for front
     ends that set up a state: a game that ended before it began, a clock started late)."""
     following = replace(state, **changes)  # type: ignore[arg-type]
-    if state._board is not None and not _BOARD_FIELDS & changes.keys():
-        following.with_board(state._board)
+    if state._cached_board is not None and not _BOARD_FIELDS & changes.keys():
+        following.with_board(state._cached_board)
     return following
 
 

@@ -21,7 +21,7 @@ from shogiban.squares import square_rank
 class GameDataError(ShogibanError):
     """A stored game state that cannot be read."""
 
-    code = "invalid"  # a word of its own ("bad_game_data", "bad_outcome") awaits the catalogue
+    code = "bad_game_data"
 
 
 class Mode(enum.Enum):
@@ -101,7 +101,7 @@ class GameState:
     outcome: Outcome | None = None
     impasse_offer: Color | None = None
     """The side whose 持将棋 proposal waits for the opponent (friends' games)."""
-    _board: Board | None = field(default=None, init=False, repr=False, compare=False)
+    _cached_board: Board | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def new(
@@ -124,18 +124,18 @@ class GameState:
 
     def board(self) -> Board:
         """The position after the moves (a fresh copy the caller may change)."""
-        board = self._board
+        board = self._cached_board
         if board is None:
             board = Board(self.start_sfen, tournament=self.tournament, max_moves=self.max_moves,
                           entering_king_rule=self.rule)
             for played in self.moves:
                 board.push(board.parse_usi(played.usi))
-            object.__setattr__(self, "_board", board)
+            object.__setattr__(self, "_cached_board", board)
         return board.copy()
 
     def with_board(self, board: Board) -> GameState:
         """Remember *board* as this state's position (it must be the position; saves a replay)."""
-        object.__setattr__(self, "_board", board.copy())
+        object.__setattr__(self, "_cached_board", board.copy())
         return self
 
     @property
@@ -150,8 +150,8 @@ class GameState:
 
     def _position(self) -> Board:
         self.board()
-        assert self._board is not None
-        return self._board
+        assert self._cached_board is not None
+        return self._cached_board
 
     @property
     def over(self) -> bool:

@@ -152,7 +152,7 @@ class GameBuilder:
         if moves > self.board.ply:
             return False  # the board was rebuilt from a checkpoint after that point
         for _ in range(moves):
-            self.board._pop()
+            self.board.pop()
         self._depth -= steps
         return True
 
@@ -168,7 +168,7 @@ class GameBuilder:
         board = _start_board(sfen) if current.parent is None else Board(sfen, lenient=True)
         for passed in reversed(path):
             if passed.move is not None:
-                board._push(passed.move.code)
+                board.push_code(passed.move.code)
         self.board = board
         self._depth = depth + len(path)
         self._history_from_start = current.parent is None
@@ -292,7 +292,7 @@ class GameBuilder:
         elif not self._history_from_start:
             self._unsettled[child] = if_repeated
             self._verdicts -= 1
-        elif board._rep.get(board._hash, 0) >= 4:
+        elif board.repetition_count() >= 4:
             child.result = _with_repetition(result, board, if_repeated, winner)
             self._verdicts -= 1
         self._append(node, child, lineno, line)
@@ -354,7 +354,7 @@ def stated_result(word: str, winner: Color | bool | None, turn: Color) -> Result
 
 def _with_repetition(result: Result, board: Board, if_repeated: str | None, winner: Color | bool | None) -> Result:
     """*result* corrected by the repetition verdict of *board* (the position it was stated in)."""
-    if board._rep.get(board._hash, 0) < 4:
+    if board.repetition_count() < 4:
         return result
     if if_repeated is not None:
         result = stated_result(if_repeated, winner, board.turn)

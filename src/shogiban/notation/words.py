@@ -136,6 +136,9 @@ def explain_outcome(
         return translate(
             "termination.impasse_count", language, black_points=black_points, white_points=white_points, result=result
         )
+    if term is Termination.ABANDONED and winner is not None:
+        # The game core ends an engine's failure this way: the failing side loses.
+        return translate("termination.engine_failure", language, **names)
     text = translate(f"termination.{term.value}", language, **names)
     if term is Termination.ILLEGAL_MOVE and outcome.detail:
         # The web page shows the detail the same way.

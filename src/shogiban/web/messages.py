@@ -136,6 +136,8 @@ class MoveEntry(TypedDict):
     ply: int
     usi: str
     label: str
+    forms: dict[str, str] | None
+    """The move in every notation the pages offer (:func:`shogiban.notation.forms.move_forms`)."""
     spent_ms: int
 
 
@@ -193,6 +195,7 @@ class HintMessage(TypedDict):
     ply: int
     usi: str | None
     label: str | None
+    forms: dict[str, str] | None
     score_cp: int | None
     score_mate: int | None
 

@@ -120,16 +120,11 @@ class Services:
     the event loop); None builds them in place."""
 
 
-def _default_labeler() -> Callable[[Board, Move, int | None], str]:
-    try:
-        from shogiban.notation.japanese import make_ki2_move
-    except ImportError:  # pragma: no cover - the notation module ships with shogiban
-        return lambda board, move, previous: move.usi()
+def _forms(board: Board, move: Move, previous: int | None) -> dict[str, str]:
+    """*move* in every notation the pages offer (the page's notation setting picks one)."""
+    from shogiban.notation.forms import move_forms
 
-    def label(board: Board, move: Move, previous: int | None) -> str:
-        return make_ki2_move(board, move, previous_to=previous)
-
-    return label
+    return move_forms(board, move, previous_to=previous)
 
 
 def outcome_info(outcome: Outcome | None) -> OutcomeInfo | None:
@@ -182,9 +177,10 @@ class GameRoom:
         self.created_at = stored.created_at
         rule = EnteringKingRule(self.settings.get("rule", EnteringKingRule.POINTS_27.value))
         self.labels: list[str] = []
+        self.forms: list[dict[str, str] | None] = []
         self.spent: list[int] = []
         self.generation = 0
-        self._label = services.labeler or _default_labeler()
+        self._labeler = services.labeler
         board = Board(stored.start_sfen, entering_king_rule=rule)
         played: list[game.PlayedMove] = []
         for usi, spent in stored.moves:
@@ -349,7 +345,7 @@ class GameRoom:
     def moves(self) -> list[MoveEntry]:
         """The record so far."""
         return [
-            {"ply": i + 1, "usi": played.usi, "label": self.labels[i], "spent_ms": self.spent[i]}
+            {"ply": i + 1, "usi": played.usi, "label": self.labels[i], "forms": self.forms[i], "spent_ms": self.spent[i]}
             for i, played in enumerate(self.state.moves)
         ]
 
@@ -423,8 +419,17 @@ class GameRoom:
 
     def _note(self, board: Board, move: Move, spent_ms: int) -> None:
         previous = board.peek().to_square if board.ply else None
-        self.labels.append(self._label(board, move, previous))
+        label, forms = self._label(board, move, previous)
+        self.labels.append(label)
+        self.forms.append(forms)
         self.spent.append(spent_ms)
+
+    def _label(self, board: Board, move: Move, previous: int | None) -> tuple[str, dict[str, str] | None]:
+        """The KI2 label of *move* and its other notations (a custom labeler gives the label only)."""
+        if self._labeler is not None:
+            return self._labeler(board, move, previous), None
+        forms = _forms(board, move, previous)
+        return forms["japanese"], forms
 
     def _refuse(self, role: Role, action: game.Action) -> None:
         """Raise the game core's refusal of *action* by *role*, if it refuses."""
@@ -475,10 +480,12 @@ class GameRoom:
         taken = next((e.count for e in events if isinstance(e, game.MovesTakenBack)), 0)
         if taken:
             del self.labels[len(self.labels) - taken:]
+            del self.forms[len(self.forms) - taken:]
             del self.spent[len(self.spent) - taken:]
         for move, spent in labels:
             self._note(board, move, spent)
-            entry = {"ply": following.ply, "usi": move.usi(), "label": self.labels[-1], "spent_ms": spent}
+            entry = {"ply": following.ply, "usi": move.usi(), "label": self.labels[-1], "forms": self.forms[-1],
+                     "spent_ms": spent}
         self.state = following
         self.generation += 1
         self.thinking = False
@@ -602,15 +609,15 @@ class GameRoom:
             return
         if generation != self.generation or sub not in self.subscribers:
             return
-        label = None
+        label, forms = None, None
         board = self.state.board()
         if result.move is not None:
             move = Move.from_usi(result.move)
             if board.is_legal(move):
                 previous = board.peek().to_square if board.ply else None
-                label = self._label(board, move, previous)
+                label, forms = self._label(board, move, previous)
         sub.send({
-            "type": "hint", "ply": board.ply, "usi": result.move, "label": label,
+            "type": "hint", "ply": board.ply, "usi": result.move, "label": label, "forms": forms,
             "score_cp": result.score_cp, "score_mate": result.score_mate,
         })
 

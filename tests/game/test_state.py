@@ -71,7 +71,7 @@ def test_damaged_state(damage: dict[str, object]) -> None:
     data = GameState.new().to_dict() | damage
     with pytest.raises(GameDataError) as info:
         GameState.from_dict(data)
-    assert info.value.code == "invalid"
+    assert info.value.code == "bad_game_data"
     with pytest.raises(GameDataError):
         GameState.from_dict([1, 2])
 

@@ -42,7 +42,9 @@ def test_local_game_plays_moves_with_japanese_labels(client: TestClient) -> None
         assert "P" not in state["position"]["drop_dests"]
         moved = play(ws, "7g7f", 0)
         assert moved["type"] == "move"
-        assert moved["move"] == {"ply": 1, "usi": "7g7f", "label": "▲７六歩", "spent_ms": moved["move"]["spent_ms"]}
+        assert moved["move"] == {"ply": 1, "usi": "7g7f", "label": "▲７六歩", "spent_ms": moved["move"]["spent_ms"],
+                                 "forms": {"japanese": "▲７六歩", "western": "P-7f", "kitao": "歩-76", "csa": "+7776FU",
+                                           "usi": "7g7f"}}
         assert moved["position"]["sfen"] == "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
         assert moved["position"]["last_move"] == "7g7f"
         assert play(ws, "3c3d", 1)["move"]["label"] == "△３四歩"
@@ -265,7 +267,8 @@ def test_hint_goes_to_the_asker_only(client: TestClient, engine: StandInEngine) 
         ws.send_json({"type": "hint", "ply": 0})
         hint = receive(ws, "hint")
         assert hint == {
-            "type": "hint", "ply": 0, "usi": "2g2f", "label": "▲２六歩", "score_cp": None, "score_mate": None
+            "type": "hint", "ply": 0, "usi": "2g2f", "label": "▲２六歩", "score_cp": None, "score_mate": None,
+            "forms": {"japanese": "▲２六歩", "western": "P-2f", "kitao": "歩-26", "csa": "+2726FU", "usi": "2g2f"},
         }
         assert engine.calls[0].movetime is not None
         spectator.send_json({"type": "hint", "ply": 0})

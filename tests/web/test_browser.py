@@ -250,8 +250,11 @@ def test_promote_decline_and_forced_promotion(browser: Any, server: Server) -> N
     moves = [m["usi"] for m in api_state(page, server.url, game["id"])["moves"]]
     assert moves == ["6d6c+", "5a4a", "4d4c", "4a5a", "1b1a+"]
     labels = page.locator(".move-list li[data-ply] .label").all_inner_texts()
-    assert labels[0] == "▲６三銀成"
-    assert labels[2] == "▲４三銀不成"
+    assert labels[0] == "S-6c+"  # English reads western by default
+    assert labels[2] == "S-4c="
+    page.select_option("#notation-select", "japanese")
+    page.wait_for_function("document.querySelector('.move-list li[data-ply] .label').textContent === '▲６三銀成'")
+    assert page.locator(".move-list li[data-ply] .label").all_inner_texts()[2] == "▲４三銀不成"
     page.context.close()
 
 

@@ -345,7 +345,8 @@ class GameRoom:
     def moves(self) -> list[MoveEntry]:
         """The record so far."""
         return [
-            {"ply": i + 1, "usi": played.usi, "label": self.labels[i], "forms": self.forms[i], "spent_ms": self.spent[i]}
+            {"ply": i + 1, "usi": played.usi, "label": self.labels[i], "forms": self.forms[i],
+             "spent_ms": self.spent[i]}
             for i, played in enumerate(self.state.moves)
         ]
 

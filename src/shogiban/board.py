@@ -623,24 +623,29 @@ if SPEEDUPS is not None:
     Board.pop = _COMPILED["pop"]  # type: ignore[method-assign]
 
 
-def _position_problem(position: Position) -> str | None:
-    """Why *position* is impossible, or None."""
+def position_problems(position: Position) -> list[Refusal]:
+    """Every reason why *position* could not arise in a game, each a :class:`Refusal` with a stable
+    code (``dead_piece``, ``two_kings``, ``two_pawns``, ``too_many_pieces``, ``not_to_move_in_check``)
+    and the squares, files, pieces and sides it names: what a position editor explains.
+
+    >>> [p.code for p in position_problems(Board("4k4/9/9/9/9/4P4/4P4/9/4K4 b - 1", lenient=True))]
+    ['two_pawns']
+    """
+    found: list[Refusal] = []
     bb = position._bb
     for code in (1, 2, 3, 17, 18, 19):
-        dead = bb[code] & DEAD_END[code]
-        if dead:
-            sq = dead.bit_length() - 1
-            return f"the {ENGLISH_NAMES[code & 15]} on {SQUARE_NAMES[sq]} could never move"
+        found.extend(
+            Refusal("dead_piece", {"piece": int(code & 15), "square": SQUARE_NAMES[sq], "side": code >> 4},
+                    f"the {ENGLISH_NAMES[code & 15]} on {SQUARE_NAMES[sq]} could never move")
+            for sq in squares_of(bb[code] & DEAD_END[code])
+        )
     for color in (0, 1):
         side = rules.SIDE_NAMES[color]
         if bb[8 | color << 4].bit_count() > 1:
-            return f"{side} has more than one king"
-        pawns = bb[1 | color << 4]
-        p = pawns
-        columns = (p | p >> 9 | p >> 18 | p >> 27 | p >> 36 | p >> 45 | p >> 54 | p >> 63 | p >> 72) & 511
-        if columns.bit_count() != pawns.bit_count():
-            files = [square_file(sq) for sq in squares_of(pawns)]
-            return f"two {side} pawns on file {next(f for f in files if files.count(f) > 1)}"
+            found.append(Refusal("two_kings", {"side": color}, f"{side} has more than one king"))
+        files = [square_file(sq) for sq in squares_of(bb[1 | color << 4])]
+        found.extend(Refusal("two_pawns", {"side": color, "file": file}, f"two {side} pawns on file {file}")
+                     for file in sorted({f for f in files if files.count(f) > 1}))
     for pt, most in PIECE_COUNTS.items():
         total = bb[pt].bit_count() + bb[pt | 16].bit_count()
         if pt <= 6:
@@ -648,9 +653,18 @@ def _position_problem(position: Position) -> str | None:
         if pt != 8:
             total += position._hands[0][pt] + position._hands[1][pt]
         if total > most:
-            return f"{total} {ENGLISH_NAMES[pt]}s (a set has {most})"
+            found.append(Refusal("too_many_pieces", {"piece": int(pt), "count": total, "most": most},
+                                 f"{total} {ENGLISH_NAMES[pt]}s (a set has {most})"))
     other = position._turn ^ 1
     ksq = position._kings[other]
     if ksq >= 0 and position._is_attacked(ksq, position._turn, position._occ[0] | position._occ[1]):
-        return f"{rules.SIDE_NAMES[other]} is in check but it is {rules.SIDE_NAMES[position._turn]}'s turn"
-    return None
+        mover = rules.SIDE_NAMES[position._turn]
+        found.append(Refusal("not_to_move_in_check", {"side": other},
+                             f"{rules.SIDE_NAMES[other]} is in check but it is {mover}'s turn"))
+    return found
+
+
+def _position_problem(position: Position) -> str | None:
+    """Why *position* is impossible (the first reason), or None."""
+    problems = position_problems(position)
+    return problems[0].message if problems else None

@@ -26,6 +26,7 @@ SAME_AS_ENGLISH = {
     "format.file_digits",  # Chinese writes file numbers with ASCII digits, as English does
     "format.move_forms",  # "-": Japanese and English move labels keep the Japanese characters
     "ui.nav.brand",  # the header's 将棋盤 beside the name: kanji in English too, as on the pieces
+    "ui.editor.sfen",  # the format's name
 }
 #: Whole groups that may be the same: the pieces' characters (English boards draw kanji pieces,
 #: as real sets have them, and Chinese shares most characters with Japanese).

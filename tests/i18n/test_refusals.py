@@ -11,7 +11,7 @@ from shogiban.play import explain
 
 #: Parameters the refusal sentences cannot do without (their declaration counts): a refusal
 #: missing them reads as rules.illegal.
-NUMBERS = {"pieces", "points", "need"}
+NUMBERS = {"pieces", "points", "need", "count", "most"}
 
 
 @pytest.mark.parametrize(("code", "params", "language", "expected"), [

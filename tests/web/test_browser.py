@@ -570,6 +570,31 @@ def test_the_game_move_list_follows_the_notation_setting(browser: Any, server: S
     page.context.close()
 
 
+def test_the_position_editor_explains_nifu_and_starts_a_game(browser: Any, server: Server) -> None:
+    page = new_page(browser, "en")
+    page.goto(server.url + "/editor")
+    page.wait_for_selector("#editor-ok")
+    page.select_option("#editor-start", "4k4/9/9/9/9/9/9/9/4K4 b - 1")
+    page.wait_for_function("document.querySelector('#editor-sfen').value.startsWith('4k4/9/9/9/9/9/9/9/4K4 b')")
+    page.click("#editor-box [data-piece='P']")
+    page.mouse.click(*square_point(page, "5f", host="#editor-board"))
+    page.mouse.click(*square_point(page, "5g", host="#editor-board"))
+    page.wait_for_selector("#editor-problems li[data-code='two_pawns']")
+    assert "two unpromoted pawns on" in page.locator("#editor-problems li[data-code='two_pawns']").inner_text()
+    assert page.locator("#editor-play-local").is_disabled()
+    page.mouse.click(*square_point(page, "5g", host="#editor-board"))  # the same piece again takes it away
+    page.wait_for_selector("#editor-ok")
+    page.click("#editor-hands [data-hand='b-G-plus']")
+    page.wait_for_function("document.querySelector('#editor-sfen').value.includes(' b G ')")
+    page.click("#editor-play-local")
+    page.wait_for_selector(".from-record")
+    page.click("#start-button")
+    page.wait_for_url("**/game/**")
+    game_id = page.url.rsplit("/", 1)[1].split("?")[0]
+    assert api_state(page, server.url, game_id)["position"]["sfen"] == "4k4/9/9/9/9/4P4/9/9/4K4 b G 1"
+    page.context.close()
+
+
 def test_errors_are_explained(browser: Any, server: Server) -> None:
     page = new_page(browser, "ja")
     create_game(page, server.url, mode="local")

@@ -49,6 +49,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from shogiban.errors import ShogibanError
 from shogiban.handicaps import HANDICAPS
 from shogiban.web.catalogue import routes as catalogue_routes
+from shogiban.web.editor import routes as editor_routes
 from shogiban.web.limits import RateLimiter, ServerLimits, TokenBucket
 from shogiban.web.messages import ClientMessage, error_message, parse_client_message
 from shogiban.web.newgame import parse_new_game
@@ -446,6 +447,7 @@ def create_app(
                      body=Upload(MAX_UPLOAD_BYTES)),
         CheckedWebSocketRoute("/ws/games/{game_id}", game_socket, params={"game_id": GAME_ID}),
         *catalogue_routes,
+        *editor_routes,
         *learn_routes,
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

@@ -63,7 +63,9 @@ def render_shell(
     attributes = "".join(
         f' data-{esc(name.replace("_", "-"))}="{esc(str(value))}"' for name, value in (data or {}).items()
     )
-    nav_items = [("/", "ui.nav.play", "play"), ("/record", "ui.nav.record", "record")]
+    nav_items = [
+        ("/", "ui.nav.play", "play"), ("/record", "ui.nav.record", "record"), ("/editor", "ui.nav.editor", "editor"),
+    ]
     if show_learn:
         nav_items += [("/learn", "ui.nav.learn", "learn"), ("/puzzles", "ui.nav.puzzles", "puzzles")]
     current = ' aria-current="page"'

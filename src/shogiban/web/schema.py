@@ -328,6 +328,21 @@ class OneOf(Spec):
 
 
 @dataclass(frozen=True)
+class Flag(Spec):
+    """``true`` or ``false`` (not 0, 1 or a string)."""
+
+    def check(self, value: object, where: str) -> bool:
+        """The value."""
+        if isinstance(value, bool):
+            return value
+        raise _InvalidFieldError(where, value, self.expected())
+
+    def expected(self) -> str:
+        """What is accepted."""
+        return "true or false"
+
+
+@dataclass(frozen=True)
 class AnyOf(Spec):
     """The first of *specs* that accepts the value."""
 
@@ -544,6 +559,11 @@ EXPORT_QUERY = Query({"format": OneOf(RECORD_FORMATS)}, code="bad_record", defau
 #: The game page's query: a player's own link (``token``) or a friend's invitation (``invite``).
 #: Any text is taken; whether it belongs to the game is checked against the game.
 GAME_PAGE_QUERY = Query({"token": Text(2000, what="a token"), "invite": Text(2000, what="an invitation")})
+
+#: A position from the editor; ``defender_hand`` (tsume): the defender holds every other piece.
+POSITION = Body("position", Fields({
+    "sfen": Text(200, what="sfen"), "defender_hand": Nullable(Flag()),
+}, frozenset({"sfen"})), code="invalid_sfen")
 
 LESSON_TRY = Body("move", Fields({"usi": USI_MOVE, "lang": Nullable(LANGUAGE)}, frozenset({"usi"})),
                   code="invalid_move")

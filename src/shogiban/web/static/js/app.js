@@ -8,6 +8,7 @@ const PAGES = {
   play: () => import("./pages/play.js"),
   game: () => import("./pages/game.js"),
   record: () => import("./pages/record.js"),
+  editor: () => import("./pages/editor.js"),
 };
 
 async function main() {

@@ -1,0 +1,102 @@
+"""The position editor (``/editor``): set up any position, hear what is wrong with it, then play,
+solve or share it.
+
+The page (``static/js/pages/editor.js``) is rule-free: it places pieces and asks these endpoints.
+
+* ``POST /api/positions/check`` -- ``{"sfen"}``: the position's problems (二歩, a piece that could
+  never move, the side not to move in check, too many pieces of a kind, two kings), each with a
+  stable code and its parameters, whether a game can start from it, and the SFEN normalised.
+* ``POST /api/positions/solve`` -- ``{"sfen", "defender_hand"}``: the tsume solver's shortest mate
+  for the side to move (off the event loop, with a time and node limit).
+
+>>> from starlette.applications import Starlette
+>>> from starlette.testclient import TestClient
+>>> client = TestClient(Starlette(routes=routes))
+>>> answer = client.post("/api/positions/check", json={"sfen": "4k4/9/9/9/9/4P4/4P4/9/4K4 b - 1"}).json()
+>>> [problem["code"] for problem in answer["problems"]], answer["playable"]
+(['two_pawns'], False)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute
+
+from shogiban.board import Board, position_problems
+from shogiban.errors import ShogibanError
+from shogiban.notation.forms import move_forms
+from shogiban.pieces import Color
+from shogiban.web.pages import render_shell
+from shogiban.web.routing import Checked, CheckedRoute
+from shogiban.web.schema import POSITION, RequestError
+
+#: What the solver may spend on an editor's position.
+SOLVE_SECONDS = 5.0
+SOLVE_NODES = 2_000_000
+
+
+def _board(sfen: str) -> Board:
+    try:
+        return Board(sfen, lenient=True)
+    except ShogibanError as error:
+        raise RequestError("invalid_sfen", str(error), 400) from None
+
+
+def check_position(sfen: str) -> dict[str, Any]:
+    """What the editor shows about *sfen*: its problems and whether a game can start from it."""
+    board = _board(sfen)
+    problems = [{"code": p.code, "params": dict(p.params), "message": p.message} for p in position_problems(board)]
+    kings = {"b": board.king_square(Color.BLACK) is not None, "w": board.king_square(Color.WHITE) is not None}
+    over = not problems and board.outcome() is not None
+    return {
+        "sfen": board.sfen(), "problems": problems, "kings": kings, "check": board.is_check(),
+        "playable": not problems and all(kings.values()) and not over, "over": over,
+    }
+
+
+def solve_position(sfen: str, defender_hand: bool) -> dict[str, Any]:
+    """The shortest mate for the side to move of *sfen* (see the module docstring)."""
+    from shogiban.tsume import complete_defender_hand, solve
+
+    board = _board(sfen)
+    problems = position_problems(board)
+    if problems:
+        raise RequestError(problems[0].code, problems[0].message, 400)
+    if defender_hand:
+        board = complete_defender_hand(board)
+    result = solve(board, timeout=SOLVE_SECONDS, max_nodes=SOLVE_NODES)
+    steps = []
+    replay = board.copy()
+    for move in result.moves:
+        forms = move_forms(replay, move)
+        replay.push(move)
+        steps.append({"usi": move.usi(), "label": forms["japanese"], "forms": forms, "sfen": replay.sfen()})
+    return {"status": result.status, "length": result.length, "unique": result.unique, "start": board.sfen(),
+            "steps": steps}
+
+
+async def editor_page(request: Request, checked: Checked) -> Response:
+    return render_shell(request, page="editor", title_key="ui.editor.title")
+
+
+async def api_check(request: Request, checked: Checked) -> Response:
+    return JSONResponse(await run_in_threadpool(check_position, checked.body["sfen"]))
+
+
+async def api_solve(request: Request, checked: Checked) -> Response:
+    body = checked.body
+    defender_hand = body.get("defender_hand")
+    answer = await run_in_threadpool(solve_position, body["sfen"], True if defender_hand is None else defender_hand)
+    return JSONResponse(answer)
+
+
+#: The routes the web application mounts.
+routes: list[BaseRoute] = [
+    CheckedRoute("/editor", editor_page, page=True),
+    CheckedRoute("/api/positions/check", api_check, methods=["POST"], body=POSITION),
+    CheckedRoute("/api/positions/solve", api_solve, methods=["POST"], body=POSITION),
+]

@@ -350,3 +350,21 @@ def test_match_command_fails_fast_when_an_engine_cannot_start(
     assert "cannot start the match" in error
     assert "unknown option 'NoSuchOption'" in error
     assert "/nonexistent/engine" in error
+
+
+def test_match_players_decide_through_the_game_cores_player_protocol() -> None:
+    import asyncio
+
+    from shogiban import game
+    from shogiban.usi.match import MatchPlayer
+
+    state = game.GameState.new(mode=game.Mode.MATCH, engines=(True, True),
+                                 clock=game.Clock(TimeControl.of(0, byoyomi=1.0)))
+    player: game.Player = MatchPlayer(ScriptedPlayer("a", ["7g7f"]), depth=None, nodes=None, margin=1.0,
+                                      now=lambda: 0.0)
+    decided = asyncio.run(player.choose(state))
+    assert isinstance(decided, game.Move)
+    assert decided.usi == "7g7f"
+    crashed = MatchPlayer(ScriptedPlayer("b", ["crash"]), depth=None, nodes=None, margin=1.0, now=lambda: 0.0)
+    decision = asyncio.run(crashed.choose(state))
+    assert isinstance(decision, game.EngineFailure)

@@ -17,6 +17,7 @@ winning; recorded as 反則負け with a comment), and is restarted for the next
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import math
 import random
@@ -130,25 +131,11 @@ def play_game(
         state = evolve(state, clock=clock.start(state.turn, now()))
     else:
         state = evolve(state, status=Status.OVER, outcome=outcome)
-    elapsed = 0.0
-    last: Decision | None = None
-    while state.status is Status.PLAYING:
-        player = players[state.turn]
-        allowance = state.clock.allowance(state.turn)
-        timeout = None if allowance is None else allowance.total_seconds() + tolerance + grace
-        start = now()
-        try:
-            result = player.play(state.board(), clock_limit(state.clock, depth=depth, nodes=nodes), timeout=timeout)
-            last = decision_from_result(state, result)
-        except EngineError as error:
-            last = decision_from_error(state, error, player.name, now=now())
-        finished = now()
-        elapsed = finished - start
-        state, events = apply(state, last, finished)
-        for event in events:
-            if isinstance(event, MovePlayed):
-                node = node.add_variation(Move.from_usi(event.usi))
-                node.elapsed = round(event.spent.total_seconds())
+    # The engines decide through the one player protocol every front end uses (game.Player).
+    black, white = (MatchPlayer(player, depth=depth, nodes=nodes, margin=tolerance + grace, now=now)
+                    for player in players)
+    deciders = (black, white)
+    state, node, last, elapsed = asyncio.run(_play(state, deciders, node, now))
     assert state.outcome is not None
     outcome = state.outcome
     _finish_record(node, state, outcome, last, elapsed)
@@ -157,6 +144,50 @@ def play_game(
         player.game_over(verdict)
     names = (players[0].name, players[1].name)
     return GameResult(number, names, outcome, game, state.ply)
+
+
+class MatchPlayer:
+    """A match participant (its blocking :meth:`Player.play`) behind the game core's player
+    protocol: ``await choose(state)`` asks it in a worker thread, with the clock's limit and a
+    deadline of the time it has left plus *margin*, and turns its answer or failure into the
+    core's action as every front end does."""
+
+    def __init__(self, player: Player, *, depth: int | None, nodes: int | None, margin: float,
+                 now: Callable[[], float]) -> None:
+        self.player = player
+        self.name = player.name
+        self.depth, self.nodes, self.margin, self._now = depth, nodes, margin, now
+
+    async def choose(self, state: GameState) -> Decision:
+        """The player's decision for the side to move of *state*."""
+        allowance = state.clock.allowance(state.turn)
+        timeout = None if allowance is None else allowance.total_seconds() + self.margin
+        limit = clock_limit(state.clock, depth=self.depth, nodes=self.nodes)
+        try:
+            result = await asyncio.to_thread(self.player.play, state.board(), limit, timeout=timeout)
+        except EngineError as error:
+            return decision_from_error(state, error, self.name, now=self._now())
+        return decision_from_result(state, result)
+
+
+async def _play(
+    state: GameState, players: tuple[MatchPlayer, MatchPlayer], node: GameNode, now: Callable[[], float]
+) -> tuple[GameState, GameNode, Decision | None, float]:
+    """Play *state* to its end: the final state, the record's last node, the last decision and
+    the seconds it took."""
+    elapsed = 0.0
+    last: Decision | None = None
+    while state.status is Status.PLAYING:
+        start = now()
+        last = await players[state.turn].choose(state)
+        finished = now()
+        elapsed = finished - start
+        state, events = apply(state, last, finished)
+        for event in events:
+            if isinstance(event, MovePlayed):
+                node = node.add_variation(Move.from_usi(event.usi))
+                node.elapsed = round(event.spent.total_seconds())
+    return state, node, last, elapsed
 
 
 def _finish_record(node: GameNode, state: GameState, outcome: Outcome, last: Decision | None, elapsed: float) -> None:

@@ -115,12 +115,9 @@ def test_the_terminal_game_sends_it(fake: FakeFactory, clock: ClockState | None,
 def test_the_web_server_sends_it(fake: FakeFactory, clock: ClockState | None, fixed: float | None,
                                  expected: str) -> None:
     engine_fake = fake(script(expected))
-    times: dict[str, float | None] = {}
-    if clock is not None:  # sente to move: its time left, and the opponent's
-        times = {"time_left": clock.black_main, "other_time": clock.white_main}
-    request = ThinkRequest(Board().sfen(), (), byoyomi=clock.byoyomi if clock else 0.0,
-                           increment=clock.increment if clock else 0.0, movetime=fixed, game_id="g",
-                           **times)  # type: ignore[arg-type]
+    # The room sends its game clock (sente to move), or the fixed time, never bare seconds.
+    request = ThinkRequest(Board().sfen(), (), movetime=fixed, game_id="g",
+                           clock=game_clock(clock).to_dict() if clock is not None else None)
 
     async def main() -> str | None:
         engines = UsiEngines(shlex.join(engine_fake.command))

@@ -155,7 +155,7 @@ def test_the_servers_engine_classes_leave_nothing_behind(tmp_path: Path) -> None
             builtin, usi = BuiltinEngines(workers=1), UsiEngines({command!r})
             start = Board().sfen()
             asyncio.ensure_future(builtin.think(ThinkRequest(start, (), level=8, movetime=600.0)))
-            asyncio.ensure_future(usi.think(ThinkRequest(start, (), time_left=600.0, other_time=600.0, game_id="g")))
+            asyncio.ensure_future(usi.think(ThinkRequest(start, (), movetime=600.0, game_id="g")))
             await asyncio.sleep(3600)
 
         asyncio.run(main())

@@ -132,6 +132,8 @@ REFUSED = {
         "zh-Hant": "永遠無法移動",
         "zh-Hans": "永远无法移动",
     },
+    "self_check": {"en": "leave your king in check", "ja": "王手放置", "zh-Hant": "送將", "zh-Hans": "送将"},
+    "bad_piece_move": {"en": "cannot move to", "ja": "動けません", "zh-Hant": "不能走到", "zh-Hans": "不能走到"},
 }
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from shogiban import Board, Color
 from shogiban.errors import EngineError, IllegalMoveError
+from shogiban.game import Clock, TimeControl
 from shogiban.web.players import BuiltinEngines, ThinkRequest, ThinkResult, UsiEngines, builtin_think
 
 START = Board().sfen()
@@ -26,7 +27,8 @@ def test_request_rebuilds_the_position_and_refuses_bad_moves() -> None:
 
 
 @pytest.mark.parametrize("limits", [
-    {"movetime": 0.05}, {"time_left": 1.0, "byoyomi": 0.0}, {"time_left": 0.0, "byoyomi": 0.1}, {},
+    {"movetime": 0.05}, {"clock": Clock(TimeControl.of(1)).to_dict()},
+    {"clock": Clock(TimeControl.of(0, byoyomi=0.1)).to_dict()}, {},
 ])
 def test_builtin_engine_answers_legal_moves(limits: dict) -> None:
     request = ThinkRequest(START, ("7g7f",), level=1, seed=3, **limits)
@@ -73,7 +75,9 @@ def usi_think(mode: str, moves: tuple[str, ...] = ("7g7f",), **limits: object) -
     return asyncio.run(main())
 
 
-@pytest.mark.parametrize("limits", [{}, {"time_left": 60.0, "other_time": 30.0, "byoyomi": 10.0}, {"movetime": 1.0}])
+@pytest.mark.parametrize("limits", [
+    {}, {"clock": Clock(TimeControl.of(60, byoyomi=10)).to_dict()}, {"movetime": 1.0},
+])
 def test_usi_engine_moves(limits: dict) -> None:
     result = usi_think("first", **limits)
     assert result.move is not None
@@ -117,15 +121,18 @@ def test_worker_processes_stop_promptly_even_mid_search() -> None:
 
 
 def test_the_request_limit_comes_from_the_game_clock() -> None:
-    from shogiban.game import Clock, TimeControl
-
     clock = Clock(TimeControl.of(60, byoyomi=10)).start(Color.BLACK, 100.0)
     request = ThinkRequest(Board().sfen(), (), clock=clock.to_dict(), now=115.0)
-    limit = request.limit(Color.BLACK)
+    limit = request.limit()
     assert limit is not None
     assert limit.go_args() == ["btime", "45000", "wtime", "60000", "byoyomi", "10000"]
-    hint = ThinkRequest(Board().sfen(), (), movetime=1.0).limit(Color.BLACK)
+    hint = ThinkRequest(Board().sfen(), (), movetime=1.0).limit()
     assert hint is not None
     assert hint.time is None
     assert hint.go_args() == ["btime", "0", "wtime", "0", "byoyomi", "1000"]
-    assert ThinkRequest(Board().sfen(), ()).limit(Color.BLACK) is None
+    assert ThinkRequest(Board().sfen(), ()).limit() is None
+
+
+def test_a_request_has_no_legacy_clock_fields() -> None:
+    with pytest.raises(TypeError):
+        ThinkRequest(START, (), time_left=60.0)  # type: ignore[call-arg]

@@ -52,6 +52,7 @@ class Engine:
         if not isinstance(hash_mb, int) or hash_mb < 1:
             raise ValueError(f"invalid hash size: {hash_mb!r} (expected a positive number of megabytes)")
         self.hash_mb = hash_mb
+        self._seed = seed
         self._rng = random.Random(seed)
         self._tt: dict[int, tuple[int, int, int, int]] = {}
         self._history: list[int] = [0] * 65536
@@ -72,6 +73,13 @@ class Engine:
         with self._lock:
             self._tt.clear()
             self._history = [0] * 65536
+
+    def restart_random(self) -> None:
+        """Make the lower levels' random choices again from the seed, so that the same searches
+        give the same results (no effect on an engine made without a seed)."""
+        if self._seed is not None:
+            with self._lock:
+                self._rng.seed(self._seed)
 
     def search(
         self,

@@ -329,11 +329,14 @@ class BuiltinEngine:
             await self._end_search()
 
     async def new_game(self) -> None:
-        """Forget the previous game (the transposition table and history)."""
+        """Forget the previous game (the transposition table and history); a seeded engine also
+        starts its random choices again from the seed, so that it is reproducible game by game
+        (and an analysis that starts each search afresh does not depend on what came before)."""
         async with self._lock:
             self._check()
             await self._end_search()
             self.search.new_game()
+            self.search.restart_random()
 
     async def game_over(self, result: str) -> None:
         """The game ended (*result*: ``win``, ``lose`` or ``draw`` for the engine): end any search.

@@ -269,6 +269,10 @@ def try_move(lesson_id: str, index: int, usi: str, language: Language) -> dict[s
     elif goal == "refused":
         result["success"] = False
         result["feedback"] = translate("learn.legal_try_refused", language)
+    elif goal == "answer":
+        found = move.usi() in spec.get("answer", [])
+        result["success"] = found
+        result["feedback"] = translate("learn.ok_answer" if found else "learn.not_answer", language)
     else:
         result["success"] = True
         result["feedback"] = translate("learn.ok_legal", language)
@@ -290,6 +294,6 @@ def check_lessons() -> list[str]:
             problems.append(f"{lesson.id}: two sections share a text")
         for index, section in enumerate(lesson.sections):
             goal = section.get("exercise", {}).get("goal")
-            if goal is not None and goal not in ("legal", "refused", "mate"):
+            if goal is not None and goal not in ("legal", "refused", "mate", "answer"):
                 problems.append(f"{lesson.id}[{index}]: unknown goal {goal!r}")
     return problems

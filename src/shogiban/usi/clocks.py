@@ -1,5 +1,7 @@
-"""From a game's clock to the ``go`` limit of an external USI engine: one function for every
-front end (the web server, the terminal game and the match runner).
+"""A thin standalone form of the clock-to-``go`` conversion, kept for scripts that hold bare
+seconds rather than a game clock.  No front end uses it: the web server, the terminal game and
+the match runner all take their limits from :func:`shogiban.game.clock_limit`, which gives the
+same ``go`` for the same clock (tests/usi/test_clocks.py checks that they agree).
 
 >>> engine_limit(ClockState(black_main=60.0, white_main=45.0, byoyomi=10.0)).go_args()
 ['btime', '60000', 'wtime', '45000', 'byoyomi', '10000']

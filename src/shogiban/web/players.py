@@ -7,7 +7,7 @@
   (:func:`shogiban.children.die_with_parent`).
 * :class:`UsiEngines` drives the external USI engine the server was started with
   (``shogiban serve --engine CMD``), one engine process per game, started on demand, with the
-  limits of :func:`shogiban.usi.clocks.engine_limit` (as the terminal game and the match runner).
+  limits of :func:`shogiban.game.clock_limit` (as the terminal game and the match runner).
   The USI client runs each engine in its own process group, ended with the server.
 
 A request carries the start position and the moves, so repetition history is known to the engine.
@@ -34,8 +34,6 @@ from shogiban.game.clock import Clock
 from shogiban.game.limits import clock_limit
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule
-from shogiban.pieces import Color
-from shogiban.usi.clocks import ClockState, engine_limit
 
 #: Level used for hints: strong, but with a short time limit.
 HINT_LEVEL = 6
@@ -53,14 +51,6 @@ class ThinkRequest:
     """USI moves played since."""
     level: int = 1
     """Strength, 1..8."""
-    time_left: float | None = None
-    """The mover's main time left, seconds (None: no clock)."""
-    other_time: float | None = None
-    """The opponent's main time left, seconds (USI engines are told both)."""
-    byoyomi: float = 0.0
-    """Byoyomi, seconds."""
-    increment: float = 0.0
-    """Fischer increment, seconds."""
     movetime: float | None = None
     """A fixed time for this move (hints), seconds."""
     rule: str = EnteringKingRule.POINTS_27.value
@@ -70,20 +60,18 @@ class ThinkRequest:
     game_id: str = ""
     """The game asking (USI engines keep one process per game)."""
     clock: dict[str, Any] | None = None
-    """The game clock (:meth:`shogiban.game.Clock.to_dict`), when it has a time control; it then
-    decides the limit instead of the fields above."""
+    """The game clock (:meth:`shogiban.game.Clock.to_dict`), when it has a time control: the
+    only source of a timed search's limit."""
     now: float | None = None
     """When the search starts, on the clock's time line."""
 
-    def limit(self, turn: Color) -> Limit | None:
-        """The limit of this search from the game clock or the fixed time, by the one conversion
+    def limit(self) -> Limit | None:
+        """The limit of this search from the fixed time or the game clock, by the one conversion
         every front end uses (:func:`shogiban.game.clock_limit`); None when neither is given."""
         if self.movetime is not None:
             return clock_limit(Clock(), movetime=self.movetime)
         if self.clock is not None:
             return clock_limit(Clock.from_dict(self.clock), now=self.now)
-        if self.time_left is not None:
-            return engine_limit(usi_clock(self, turn))
         return None
 
     def board(self) -> Board:
@@ -160,7 +148,7 @@ def builtin_think(request: ThinkRequest) -> ThinkResult:
     engine = _WORKER_ENGINES.get(request.level)
     if engine is None:
         engine = _WORKER_ENGINES[request.level] = Engine(level=request.level, hash_mb=16, seed=request.seed)
-    result = engine.search(board, request.limit(board.turn) or Limit())
+    result = engine.search(board, request.limit() or Limit())
     score = result.info["score"].relative if "score" in result.info else None
     return ThinkResult(
         move=None if result.move is None else result.move.usi(),
@@ -238,15 +226,6 @@ def engine_available() -> bool:
 # -- an external USI engine -------------------------------------------------------------------------
 
 
-def usi_clock(request: ThinkRequest, turn: Color) -> ClockState | None:
-    """The clock of *request* (None without one), for :func:`engine_limit`.  The web clock adds
-    the increment after the move, so its time left is what the mover may spend now."""
-    if request.time_left is None:
-        return None
-    mine, theirs = request.time_left, request.other_time or 0.0
-    black, white = (mine, theirs) if turn == Color.BLACK else (theirs, mine)
-    return ClockState(black, white, request.byoyomi, request.increment)
-
 
 
 class UsiEngines:
@@ -299,7 +278,7 @@ class UsiEngines:
         async with lock:
             board = request.board()
             engine = await self._engine_for(request.game_id)
-            limit = request.limit(board.turn) or engine_limit()
+            limit = request.limit() or clock_limit(Clock())
             try:
                 result = await engine.play(board, limit)
             except EngineMoveError as error:

@@ -686,23 +686,13 @@ class GameRoom:
     # -- engines ---------------------------------------------------------------------------------
 
     def _request(self, level: int, *, movetime: float | None = None) -> ThinkRequest:
-        turn = self.state.turn
         clock = self.state.clock
-        control = clock.control
-        time_left = other_time = None
         now = self.services.now()
-        timed = control.enabled and movetime is None
-        if timed:
-            time_left = clock.time_left(turn, now)[0].total_seconds()
-            other_time = clock.time_left(turn.other, now)[0].total_seconds()
+        timed = clock.control.enabled and movetime is None
         return ThinkRequest(
             start_sfen=self.state.start_sfen,
             moves=tuple(m.usi for m in self.state.moves),
             level=level,
-            time_left=time_left,
-            other_time=other_time,
-            byoyomi=control.byoyomi,
-            increment=control.increment,
             movetime=movetime,
             rule=self.state.rule.value,
             seed=secrets.randbits(32),

@@ -476,7 +476,8 @@ def test_read_a_pasted_record(client: TestClient) -> None:
     (b"{broken json", {"content-type": "application/json"}, 400, "bad_record"),
     (b"x" * 2_100_000, {}, 413, "too_large"),
     (b"x" * 5_000_000, {}, 413, "too_large"),
-])
+], ids=["binary", "empty", "blank", "json-without-text", "broken-json", "just-too-large", "far-too-large"])
+# (Short ids: a test id is put in the environment of the record workers, and megabytes there stop them starting.)
 def test_broken_uploads_are_refused(client: TestClient, content: bytes, headers: dict, status: int, code: str) -> None:
     response = client.post("/api/records", content=content, headers=headers)
     assert response.status_code == status

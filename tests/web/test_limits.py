@@ -73,10 +73,12 @@ def test_uploads_are_limited_per_address(make_client: Callable[..., TestClient])
     assert refused.json()["code"] == "too_fast"
 
 
-def test_connections_per_game_are_capped(make_client: Callable[..., TestClient]) -> None:
-    client = make_client(limits=ServerLimits(connections_per_game=2))
+def test_spectators_per_game_are_capped_but_never_keep_the_players_out(
+        make_client: Callable[..., TestClient]) -> None:
+    client = make_client(limits=ServerLimits(spectators_per_game=2))
     game = new_game(client, mode="local")
     url = f"/ws/games/{game['id']}"
+    client.cookies.clear()  # strangers on the public watch link
     with client.websocket_connect(url) as first, client.websocket_connect(url) as second:
         join_as(first, None)
         join_as(second, None)
@@ -85,5 +87,22 @@ def test_connections_per_game_are_capped(make_client: Callable[..., TestClient])
             with pytest.raises(WebSocketDisconnect) as closed:
                 third.receive_json()
             assert closed.value.code == 1013
+        # The player still gets in, and may play.
+        with client.websocket_connect(url, headers={"cookie": f"sb_{game['id']}={game['token']}"}) as player:
+            state = join_as(player, game["token"])
+            assert state["you"] == "both"
+            assert state["can"]["move"]
     with client.websocket_connect(url) as again:  # room again once the others left
         assert join_as(again, None)["type"] == "state"
+
+
+def test_spectators_per_address_are_capped_across_games(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(limits=ServerLimits(spectators_per_address=1))
+    games = [new_game(client, mode="local") for _ in range(2)]
+    client.cookies.clear()
+    with client.websocket_connect(f"/ws/games/{games[0]['id']}") as first:
+        join_as(first, None)
+        with client.websocket_connect(f"/ws/games/{games[1]['id']}") as second:
+            refusal = second.receive_json()
+            assert refusal["code"] == "busy"
+            assert "address" in refusal["message"]

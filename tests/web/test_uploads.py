@@ -25,6 +25,7 @@ from shogiban.web import parsing
 from shogiban.web.limits import ServerLimits
 from shogiban.web.parsing import ParseJob, ParsePool, run_job
 from shogiban.web.records import RecordLimits
+from shogiban.web.schema import RequestError
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -260,7 +261,8 @@ def test_the_reader_is_only_given_bytes(monkeypatch: pytest.MonkeyPatch) -> None
     assert run_job(ParseJob("tree", b'{"text": "/etc/passwd"}', is_json=True)).status == 400
     assert run_job(ParseJob("tree", b"position startpos", is_json=False)).status == 200
     assert seen == [b"/etc/passwd", b"position startpos"]
-    assert parsing.upload_bytes(ParseJob("tree", b'{"text": "\\ud800x"}', is_json=True)) == b"?x"
+    with pytest.raises(RequestError, match="lone surrogate"):  # text that is not Unicode is refused
+        parsing.upload_bytes(ParseJob("tree", b'{"text": "\\ud800x"}', is_json=True))
 
 
 PARENT_SCRIPT = """

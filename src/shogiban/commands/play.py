@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
-from shogiban.board import Board
+from shogiban.board import Board, start_problems
 from shogiban.errors import ShogibanError
 from shogiban.game import TimeControl
 from shogiban.handicaps import find_handicap
@@ -102,7 +102,11 @@ def _board(args: argparse.Namespace) -> tuple[Board, str | None]:
             return Board(entering_king_rule=rule), None
         return Board(handicap.sfen, entering_king_rule=rule), handicap.japanese
     if args.sfen:
-        return Board(args.sfen, entering_king_rule=rule), None
+        board = Board(args.sfen, entering_king_rule=rule)
+        problems = start_problems(board)  # the same check as the web's new games and editor
+        if problems:
+            raise PlayOptionError(f"invalid --sfen: a game cannot start from it: {problems[0].message}")
+        return board, None
     return Board(entering_king_rule=rule), None
 
 

@@ -49,6 +49,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from shogiban.errors import ShogibanError
 from shogiban.handicaps import HANDICAPS
 from shogiban.web.catalogue import routes as catalogue_routes
+from shogiban.web.connections import Admission, Connection
 from shogiban.web.editor import routes as editor_routes
 from shogiban.web.limits import RateLimiter, ServerLimits, TokenBucket
 from shogiban.web.messages import ClientMessage, error_message, parse_client_message
@@ -57,7 +58,7 @@ from shogiban.web.pages import STATIC, render_error_page, render_shell
 from shogiban.web.parsing import ParseJob, ParsePool, ParseReply
 from shogiban.web.players import BuiltinEngines, Thinker, UsiEngines, engine_available
 from shogiban.web.records import RecordLimits, room_record
-from shogiban.web.rooms import GameRoom, Role, RoomError, RoomManager, Services
+from shogiban.web.rooms import GameRoom, RoomError, RoomManager, Services
 from shogiban.web.routing import (
     Checked,
     CheckedRoute,
@@ -77,19 +78,16 @@ from shogiban.web.schema import (
     NEW_GAME,
     RECORD_FORMAT,
     RequestError,
-    encode_json,
     excerpt,
 )
 from shogiban.web.store import AsyncStore, GameStore, default_database_url
 
 log = logging.getLogger(__name__)
 
-#: Messages queued for a slow client before it is disconnected.
-MAX_QUEUED = 256
 COOKIE_PREFIX = "sb_"
 _SENTINEL = object()
 
-__all__ = ["MAX_QUEUED", "Connection", "cookie_name", "create_app", "error_response"]
+__all__ = ["Connection", "cookie_name", "create_app", "error_response"]
 
 
 def cookie_name(game_id: str) -> str:
@@ -129,44 +127,6 @@ def _set_token_cookie(response: Response, request: Request, game_id: str, token:
 def _reply_response(reply: ParseReply) -> Response:
     headers = {"Content-Disposition": f'attachment; filename="{reply.filename}"'} if reply.filename else None
     return Response(reply.body, status_code=reply.status, media_type=reply.media_type, headers=headers)
-
-
-class Connection:
-    """A websocket client: its role and an outgoing queue written by its own task, so a slow
-    client never delays the others."""
-
-    def __init__(self, websocket: WebSocket, role: Role) -> None:
-        self.websocket = websocket
-        self.role: Role = role
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
-        self.closed = False
-        self.closing = False
-        """A close frame is queued behind the last messages (the client misbehaved)."""
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue *message*; a client that falls too far behind is dropped."""
-        if self.closed:
-            return
-        if self.queue.qsize() >= MAX_QUEUED:
-            self.close_after_queue()
-            return
-        self.queue.put_nowait(message)
-
-    def close_after_queue(self) -> None:
-        """Send what is queued, then close with 1008 (policy violation)."""
-        if not self.closed:
-            self.closed = self.closing = True
-            self.queue.put_nowait(_SENTINEL)
-
-    async def writer(self) -> None:
-        """Send queued messages until closed."""
-        while True:
-            message = await self.queue.get()
-            if message is _SENTINEL:
-                with contextlib.suppress(RuntimeError):
-                    await self.websocket.close(code=1008)
-                return
-            await self.websocket.send_text(encode_json(message))
 
 
 def _error_of(error: Exception) -> dict[str, Any]:
@@ -232,6 +192,7 @@ def create_app(
     record_limits = record_limits or RecordLimits()
     state: dict[str, Any] = {}
     learn_routes = _learn_routes()
+    admission = Admission(limits)
     game_starts = RateLimiter(limits.game_burst, limits.games_per_minute / 60, limits.tracked_addresses)
     uploads = RateLimiter(limits.upload_burst, limits.uploads_per_minute / 60, limits.tracked_addresses)
 
@@ -414,22 +375,31 @@ def create_app(
             await websocket.send_json(dict(error_message("unknown_game", f"unknown game: {excerpt(game_id)}")))
             await websocket.close(code=4404)
             return
-        if len(room.subscribers) >= limits.connections_per_game:
-            await websocket.send_json(dict(error_message("busy", "too many people are connected to this game")))
+        role = room.role_of(websocket.cookies.get(cookie_name(game_id)))
+        address = _client_address(websocket)
+        refusal_reason = admission.admit(address, game_id, role)
+        if refusal_reason is not None:
+            await websocket.send_json(dict(error_message("busy", refusal_reason)))
             await websocket.close(code=1013)  # try again later
             return
-        connection = Connection(websocket, room.role_of(websocket.cookies.get(cookie_name(game_id))))
+        connection = Connection(websocket, role, max_bytes=limits.queued_bytes, send_seconds=limits.send_seconds)
         writer = asyncio.create_task(connection.writer())
+        reader = asyncio.create_task(_serve_socket(
+            room, connection, TokenBucket(limits.message_burst, limits.messages_per_second),
+            limits.refusals_before_close))
         room.subscribe(connection)
         try:
-            await _serve_socket(room, connection, TokenBucket(limits.message_burst, limits.messages_per_second),
-                                limits.refusals_before_close)
-        finally:
-            room.unsubscribe(connection)
-            if connection.closing:
+            await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+            if not writer.done() and connection.closing:
                 with contextlib.suppress(Exception):
-                    await asyncio.wait_for(writer, timeout=5)  # let the close frame go out
-            writer.cancel()
+                    await asyncio.wait_for(asyncio.shield(writer), timeout=5)  # let the close frame go out
+        finally:
+            # A client dropped by its writer may never send again: its reader is not waited for.
+            for task in (reader, writer):
+                task.cancel()
+            connection.closed = True
+            room.unsubscribe(connection)
+            admission.leave(address, game_id, role)
             rooms().forget_if_idle(room)
 
     routes: list[BaseRoute] = [
@@ -472,7 +442,8 @@ async def _serve_socket(room: GameRoom, connection: Connection, bucket: TokenBuc
             refused = 0
             try:
                 message = parse_client_message(received.get("text") or received.get("bytes"))
-                await _dispatch(room, connection, message)
+                # Shielded: a client dropped meanwhile must not cut a move off between its store and its swap.
+                await asyncio.shield(_dispatch(room, connection, message))
             except (RoomError, ShogibanError, SQLAlchemyError) as error:
                 connection.send(_error_of(error))
             except Exception as error:  # a bug must not cost the player the connection; classify() logs it

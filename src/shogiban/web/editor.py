@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute
 
-from shogiban.board import Board, position_problems
+from shogiban.board import Board, position_problems, start_problems
 from shogiban.errors import ShogibanError
 from shogiban.notation.forms import move_forms
 from shogiban.pieces import Color
@@ -51,10 +51,10 @@ def check_position(sfen: str) -> dict[str, Any]:
     board = _board(sfen)
     problems = [{"code": p.code, "params": dict(p.params), "message": p.message} for p in position_problems(board)]
     kings = {"b": board.king_square(Color.BLACK) is not None, "w": board.king_square(Color.WHITE) is not None}
-    over = not problems and board.outcome() is not None
+    blocking = {p.code for p in start_problems(board)}
     return {
         "sfen": board.sfen(), "problems": problems, "kings": kings, "check": board.is_check(),
-        "playable": not problems and all(kings.values()) and not over, "over": over,
+        "playable": not blocking, "over": "game_over" in blocking,
     }
 
 

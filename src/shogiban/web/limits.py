@@ -27,8 +27,16 @@ class ServerLimits:
     """... and at once."""
     refusals_before_close: int = 100
     """Messages refused in a row for their rate before the connection is closed (1008)."""
-    connections_per_game: int = 200
-    """Websocket connections one game accepts (players and spectators)."""
+    spectators_per_game: int = 200
+    """Spectators' websocket connections one game accepts (its players always get in)."""
+    spectators_per_address: int = 32
+    """Spectators' websocket connections one address may hold across the server."""
+    connections_per_seat: int = 8
+    """Websocket connections one player may hold to their seat (browser tabs)."""
+    queued_bytes: int = 4 << 20
+    """Encoded messages waiting for one websocket client, bytes, before it is dropped."""
+    send_seconds: float = 10.0
+    """Seconds a websocket client may take to take one message before it is dropped."""
     games_per_minute: float = 30.0
     """New games one address may start per minute, on average."""
     game_burst: int = 20

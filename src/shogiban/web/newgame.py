@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from shogiban.board import Board
+from shogiban.board import Board, start_problems
 from shogiban.errors import ShogibanError
 from shogiban.handicaps import Handicap, find_handicap, handicap_of_sfen
 from shogiban.move import Move
@@ -113,8 +113,10 @@ def _start(data: dict[str, Any]) -> tuple[str, tuple[str, ...], Handicap | None]
         except ShogibanError as error:
             reason = shorten(str(error))
             raise SetupError(f"invalid move {number} of the start moves: {excerpt(usi)} ({reason})") from error
-    if board.is_game_over():
-        raise SetupError(f"the game is already over in that position ({board.outcome()})")
+    # The editor's "playable" and a new game are decided by the same check.
+    problems = start_problems(board)
+    if problems:
+        raise SetupError(f"a game cannot start from that position: {problems[0].message}")
     return start, tuple(moves), handicap_of_sfen(start)
 
 

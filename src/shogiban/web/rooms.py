@@ -378,24 +378,31 @@ class GameRoom:
     # -- broadcasting ----------------------------------------------------------------------------
 
     def broadcast_state(self) -> None:
-        """Send everyone the whole game."""
+        """Send everyone the whole game (built once per role, and the same message object to
+        every client of a role, so that it is encoded once)."""
+        messages: dict[Role, dict[str, Any]] = {}
         for sub in list(self.subscribers):
-            sub.send(dict(self.state_for(sub.role)))
+            if sub.role not in messages:
+                messages[sub.role] = dict(self.state_for(sub.role))
+            sub.send(messages[sub.role])
 
     def _broadcast_move(self, entry: MoveEntry) -> None:
         clock = snapshot(self.state.clock, self.services.now())
         outcome = outcome_info(self.outcome)
+        messages: dict[Role, dict[str, Any]] = {}
         for sub in list(self.subscribers):
-            message: MoveMessage = {
-                "type": "move",
-                "move": entry,
-                "position": self.position_info(sub.role),
-                "clock": clock,
-                "outcome": outcome,
-                "can": self.permissions(sub.role),
-                "thinking": self.thinking,
-            }
-            sub.send(dict(message))
+            if sub.role not in messages:
+                message: MoveMessage = {
+                    "type": "move",
+                    "move": entry,
+                    "position": self.position_info(sub.role),
+                    "clock": clock,
+                    "outcome": outcome,
+                    "can": self.permissions(sub.role),
+                    "thinking": self.thinking,
+                }
+                messages[sub.role] = dict(message)
+            sub.send(messages[sub.role])
 
     def broadcast_presence(self) -> None:
         """Tell everyone who is connected."""

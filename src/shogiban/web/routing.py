@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketState
@@ -80,6 +80,8 @@ def _declared(path: str, params: Mapping[str, Param]) -> None:
 
 def classify(error: BaseException) -> tuple[int, str, str]:
     """The status, code and message answering *error* (unexpected errors are logged)."""
+    if isinstance(error, ClientDisconnect):
+        error = _client_gone()
     if isinstance(error, RequestError):
         return error.status, error.code, str(error)
     code = getattr(error, "code", None)
@@ -107,12 +109,22 @@ async def read_body(request: Request, limit: int) -> bytes:
         raise RequestError("too_large", f"request too large: {excerpt(declared, 12)} bytes (at most {limit})", 413)
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise RequestError("too_large", f"request too large: more than {limit} bytes", 413)
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise RequestError("too_large", f"request too large: more than {limit} bytes", 413)
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise _client_gone() from None
     return b"".join(chunks)
+
+
+def _client_gone() -> RequestError:
+    """A client that hung up mid-request: nobody reads the answer, so a short debug line is all
+    the log gets (a flood of them must not fill it)."""
+    log.debug("a client hung up before its request was complete")
+    return RequestError("client_gone", "the request was not complete", 400)
 
 
 class CheckedRoute(Route):

@@ -152,6 +152,33 @@ def _parse_float(text: str) -> float:
     return value
 
 
+#: Control characters and line or paragraph separators: never part of a one-line text.
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+#: A JSON escape of a UTF-16 surrogate: only these can put a lone surrogate in decoded text.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _refuse_lone_surrogates(value: Any) -> None:
+    """Refuse decoded JSON holding text that is not Unicode scalar values (a lone surrogate,
+    from an escape such as ``\\udcff``): such text cannot be stored, written to a record or sent
+    back as UTF-8, so it never gets past the edge."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as error:
+                raise RequestError("bad_text", f"text is not valid Unicode (a lone surrogate at {error.start}): "
+                                               f"{excerpt(item.encode('utf-8', 'backslashreplace'))}") from None
+
+
 def decode_json(data: bytes | str, *, max_depth: int, code: str = "bad_json", max_bytes: int | None = None) -> Any:
     """Decode JSON *data* (UTF-8 bytes or text), refusing nesting deeper than *max_depth*,
     non-finite numbers and integers of more than :data:`MAX_INTEGER_DIGITS` digits.
@@ -173,7 +200,10 @@ def decode_json(data: bytes | str, *, max_depth: int, code: str = "bad_json", ma
     if depth > max_depth:
         raise RequestError(code, f"json nested too deeply (more than {max_depth} levels)")
     try:
-        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_refuse_constant)
+        if _SURROGATE_ESCAPE.search(text):
+            _refuse_lone_surrogates(value)
+        return value
     except RequestError as error:
         raise RequestError(code, str(error)) from error
     except (json.JSONDecodeError, ValueError) as error:
@@ -236,11 +266,15 @@ class Text(Spec):
     min_length: int = 0
     pattern: str | None = None
     what: str = "text"
+    one_line: bool = False
+    """Refuse line breaks and other control characters (names written into record headers)."""
 
     def check(self, value: object, where: str) -> str:
         """The string."""
         if not isinstance(value, str) or not self.min_length <= len(value) <= self.max_length:
             raise _InvalidFieldError(where, value, self.expected())
+        if self.one_line and CONTROL_CHARACTERS.search(value) is not None:
+            raise _InvalidFieldError(where, value, f"{self.expected()} on one line, without control characters")
         if self.pattern is not None and re.fullmatch(self.pattern, value) is None:
             raise _InvalidFieldError(where, value, self.expected())
         return value
@@ -546,7 +580,7 @@ NEW_GAME = Body("new game request", Fields({
     "moves": Nullable(ListOf(USI_MOVE, MAX_START_MOVES)),
     "time": Nullable(Fields({"main": SECONDS, "byoyomi": SECONDS, "increment": SECONDS}, closed=True)),
     "rule": Nullable(OneOf(("", "27", "24", "27h", "24h", "none"))),
-    "name": Nullable(Text(40, what="a name")),
+    "name": Nullable(Text(40, what="a name", one_line=True)),
 }), code="bad_setup")
 
 JOIN = Body("join request", Fields({"invite": Nullable(SECRET)}))

@@ -1,0 +1,173 @@
+"""Websocket clients of the game rooms: who is let in, and what each may hold of the server's memory.
+
+Admission (:class:`Admission`): a game's players are always let in; spectators are counted per
+game (:attr:`ServerLimits.spectators_per_game`) and per address across the server
+(:attr:`ServerLimits.spectators_per_address`), so strangers on a public watch link can never
+keep the players out.  A player's own connections are capped per seat
+(:attr:`ServerLimits.connections_per_seat`: a few browser tabs, not hundreds).
+
+Each :class:`Connection` has an outgoing queue written by its own task, so a slow client never
+delays the others.  The queue is counted in bytes of encoded text (one encoding shared by every
+client that gets the same message): a client whose queue passes
+:attr:`ServerLimits.queued_bytes`, or that takes longer than :attr:`ServerLimits.send_seconds`
+to take one message, is dropped and what it held is freed at once.
+
+>>> admission = Admission(ServerLimits(spectators_per_game=1))
+>>> admission.admit("1.2.3.4", "game", None), admission.admit("5.6.7.8", "game", None)
+(None, 'too many people are watching this game')
+>>> admission.admit("5.6.7.8", "game", "b")  # a player always gets in
+>>> admission.leave("1.2.3.4", "game", None); admission.admit("5.6.7.8", "game", None)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from shogiban.web.limits import ServerLimits
+from shogiban.web.rooms import Role
+from shogiban.web.schema import encode_json
+
+log = logging.getLogger(__name__)
+
+_CLOSE = object()
+"""Queued after the last message of a client being closed for misbehaving."""
+
+
+class _Encoded:
+    """The last message encoded, kept by identity: a broadcast hands the same dict to every
+    client of a role, which is then encoded once, not once per client."""
+
+    message: object = None
+    text: str = ""
+
+
+_last = _Encoded()
+
+
+def encoded(message: dict[str, Any]) -> str:
+    """*message* as JSON text, reusing the encoding of the same object just before."""
+    if _last.message is not message:
+        _last.text = encode_json(message)
+        _last.message = message  # held, so its id cannot be reused by another object meanwhile
+    return _last.text
+
+
+class Admission:
+    """Counts the open connections; see the module docstring."""
+
+    def __init__(self, limits: ServerLimits) -> None:
+        self.limits = limits
+        self._spectators_of_game: Counter[str] = Counter()
+        self._spectators_of_address: Counter[str] = Counter()
+        self._seats: Counter[tuple[str, str]] = Counter()
+
+    def admit(self, address: str, game_id: str, role: Role) -> str | None:
+        """Count a new connection of *role* from *address* to *game_id*, or say why it is refused."""
+        if role is not None:
+            if self._seats[game_id, role] >= self.limits.connections_per_seat:
+                return "too many connections for this seat: close some of your tabs"
+            self._seats[game_id, role] += 1
+            return None
+        if self._spectators_of_game[game_id] >= self.limits.spectators_per_game:
+            return "too many people are watching this game"
+        if self._spectators_of_address[address] >= self.limits.spectators_per_address:
+            return "too many connections from your address"
+        self._spectators_of_game[game_id] += 1
+        self._spectators_of_address[address] += 1
+        return None
+
+    def leave(self, address: str, game_id: str, role: Role) -> None:
+        """Forget a connection counted by :meth:`admit` with the same arguments."""
+        if role is not None:
+            _decrement(self._seats, (game_id, role))
+        else:
+            _decrement(self._spectators_of_game, game_id)
+            _decrement(self._spectators_of_address, address)
+
+    def open_connections(self) -> int:
+        """Every counted connection (for tests and logs)."""
+        return sum(self._spectators_of_game.values()) + sum(self._seats.values())
+
+
+def _decrement(counter: Counter[Any], key: Any) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
+
+
+class Connection:
+    """A websocket client: its role and an outgoing queue of encoded messages written by its own
+    task (:meth:`writer`); see the module docstring."""
+
+    def __init__(
+        self, websocket: WebSocket, role: Role, *, max_bytes: int = 4 << 20, send_seconds: float = 10.0,
+    ) -> None:
+        self.websocket = websocket
+        self.role: Role = role
+        self.max_bytes = max_bytes
+        self.send_seconds = send_seconds
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.queued_bytes = 0
+        self.closed = False
+        self.closing = False
+        """A close frame is queued behind the last messages (the client misbehaved)."""
+        self.dropped = False
+        """The client stopped reading and was dropped."""
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue *message*; a client that falls too far behind is dropped."""
+        if self.closed:
+            return
+        text = encoded(message)
+        if self.queued_bytes + len(text) > self.max_bytes:
+            self.drop(f"its queue passed {self.max_bytes} bytes")
+            return
+        self.queued_bytes += len(text)
+        self.queue.put_nowait(text)
+
+    def close_after_queue(self) -> None:
+        """Send what is queued, then close with 1008 (policy violation)."""
+        if not self.closed:
+            self.closed = self.closing = True
+            self.queue.put_nowait(_CLOSE)
+
+    def drop(self, why: str) -> None:
+        """Give up on a client that does not read: free its queue and close (1008)."""
+        if self.dropped:
+            return
+        log.info("dropping a websocket client: %s", why)
+        self.dropped = self.closed = self.closing = True
+        self._clear()
+        self.queue.put_nowait(_CLOSE)
+
+    def _clear(self) -> None:
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queued_bytes = 0
+
+    async def writer(self) -> None:
+        """Send queued messages until closed; a message the client does not take within
+        ``send_seconds`` drops it."""
+        try:
+            while True:
+                item = await self.queue.get()
+                if item is _CLOSE:
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(self.websocket.close(code=1008), self.send_seconds)
+                    return
+                self.queued_bytes -= len(item)
+                try:
+                    await asyncio.wait_for(self.websocket.send_text(item), self.send_seconds)
+                except TimeoutError:
+                    self.drop(f"it took no message for {self.send_seconds:g} s")
+        finally:
+            self._clear()
+
+
+__all__ = ["Admission", "Connection", "encoded"]

@@ -1,0 +1,99 @@
+"""A real ``shogiban serve`` on a loopback port, for the tests that must see the server as a
+client on the network does (raw sockets, clients that hang up or never read)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+
+
+@dataclass
+class LiveServer:
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, Any, dict[str, str]]:
+        """(status, decoded JSON or text, headers) of one request."""
+        request = urllib.request.Request(self.base + path, data=body, method=method, headers=headers or {})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                status, data, got = response.status, response.read(), dict(response.headers)
+        except urllib.error.HTTPError as error:
+            status, data, got = error.code, error.read(), dict(error.headers)
+        try:
+            return status, json.loads(data), got
+        except ValueError:
+            return status, data.decode("utf-8", "replace"), got
+
+    def post_json(self, path: str, raw: str) -> tuple[int, Any, dict[str, str]]:
+        return self.request("POST", path, raw.encode("utf-8"), {"Content-Type": "application/json"})
+
+    def rss_kb(self) -> int:
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+    def log_text(self) -> str:
+        return self.log.read_text("utf-8", "replace")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_server(tmp: Path, *extra: str, log_level: str = "info") -> LiveServer:
+    """Start ``shogiban serve`` on a free loopback port and wait until it answers (90 s at most)."""
+    port = free_port()
+    log = tmp / "server.log"
+    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "shogiban", "serve", "--port", str(port), "--workers", "1", "--log-level", log_level,
+         "--db", f"sqlite:///{tmp / 'games.sqlite3'}", *extra],
+        env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
+    )
+    server = LiveServer(process, port, log)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"shogiban serve exited: {server.log_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(f"{server.base}/api/config", timeout=5):
+                return server
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.2)
+    server.stop()
+    raise RuntimeError("shogiban serve did not answer within 90 s")

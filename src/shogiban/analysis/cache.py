@@ -112,6 +112,9 @@ class CacheError(ShogibanError):
     code = "bad_cache"
 
 
+_TABLES = {"positions": "engine, lim, multipv, position, lines", "records": "key, output"}
+
+
 def _stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
@@ -140,15 +143,18 @@ class SqliteAnalysisCache(AnalysisCache):
         except sqlite3.Error as error:
             raise CacheError(f"cannot use the cache {excerpt(str(self.path))}: {error}") from None
         try:
+            # A file of another schema may have tables of these names with other columns: find
+            # out before writing anything to it.
+            tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            for table, columns in _TABLES.items():
+                if table in tables:
+                    self._db.execute(f"SELECT {columns} FROM {table} LIMIT 0").fetchall()
             with self._db:
                 self._db.execute(
                     "CREATE TABLE IF NOT EXISTS positions (engine TEXT, lim TEXT, multipv INTEGER, position TEXT,"
                     " lines TEXT NOT NULL, PRIMARY KEY (engine, lim, multipv, position))"
                 )
                 self._db.execute("CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, output TEXT)")
-                # A file of another schema has the tables with other columns: find out now.
-                self._db.execute("SELECT engine, lim, multipv, position, lines FROM positions LIMIT 0").fetchall()
-                self._db.execute("SELECT key, output FROM records LIMIT 0").fetchall()
         except sqlite3.Error as error:
             self._db.close()
             raise CacheError(f"cannot use the cache {excerpt(str(self.path))}: {error}") from None

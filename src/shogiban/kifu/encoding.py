@@ -99,7 +99,7 @@ def read_input_file(path: str | Path, max_bytes: int = DEFAULT_LIMITS.max_input)
     :raises KifuLimitError: (``limit == "max_input"``) if the file is larger than *max_bytes*.
     :raises KifuParseError: if it cannot be read or is not a regular file.
     """
-    name = excerpt(str(path))
+    name = excerpt(Path(path).name or str(path))
     try:
         _check_input(os.stat(path), name, max_bytes)
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)

@@ -126,8 +126,10 @@ def test_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert "level" in capsys.readouterr().err
     assert main(["analyse", str(tmp_path / "missing.kif")]) == 1
     assert "no such file" in capsys.readouterr().err
-    assert main(["analyse", str(source), "--multipv", "0"]) == 1
-    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_info:  # a number out of range is a usage error, as argparse's
+        main(["analyse", str(source), "--multipv", "0"])
+    assert exit_info.value.code == 2
+    assert "--multipv" in capsys.readouterr().err
 
 
 def test_an_engine_that_does_not_start_fails_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

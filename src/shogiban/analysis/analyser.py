@@ -29,7 +29,7 @@ from typing import Protocol
 
 from shogiban.analysis.cache import AnalysisCache, cache_key, limit_text
 from shogiban.analysis.classify import DEFAULT_THRESHOLDS, Thresholds
-from shogiban.analysis.game import GameAnalysis, boards_of, nodes_to_analyse
+from shogiban.analysis.game import GameAnalysis, iter_boards, nodes_to_analyse
 from shogiban.analysis.positions import PositionAnalysis, lines_from_infos, position_key, terminal_analysis
 from shogiban.board import Board
 from shogiban.engines.limit import Limit
@@ -133,17 +133,20 @@ class Analyser:
         lines: str = "main",
         progress: ProgressCallback | None = None,
         cancel: threading.Event | None = None,
+        max_positions: int | None = None,
     ) -> GameAnalysis:
-        """The analysis of *game*'s main line (*lines* ``"main"``) or whole tree (``"all"``)."""
-        nodes = nodes_to_analyse(game, lines)
-        boards = boards_of(game, nodes)
+        """The analysis of *game*'s main line (*lines* ``"main"``) or whole tree (``"all"``).
+
+        :raises AnalysisLimitError: if it has more than *max_positions* positions to analyse.
+        """
+        nodes = nodes_to_analyse(game, lines, max_positions=max_positions)
         positions: dict[GameNode, PositionAnalysis] = {}
         cancelled = False
-        for done, node in enumerate(nodes, 1):
+        for done, (node, board) in enumerate(iter_boards(game, nodes), 1):
             if cancel is not None and cancel.is_set():
                 cancelled = True
                 break
-            analysis, cached = self._position(boards[node])
+            analysis, cached = self._position(board)
             positions[node] = analysis
             if progress is not None and progress(Progress(done, len(nodes), node, cached)) is False:
                 cancelled = done < len(nodes)

@@ -18,17 +18,25 @@ import shlex
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from shogiban.analysis.analyser import Analyser, Progress
-from shogiban.analysis.cache import AnalysisCache, SqliteAnalysisCache, limit_text
+from shogiban.analysis.cache import AnalysisCache, SqliteAnalysisCache, limit_text, open_cache
 from shogiban.analysis.comments import annotate_game
 from shogiban.analysis.game import GameAnalysis
 from shogiban.analysis.report import evaluation_svg, summary_cells, summary_rows
 from shogiban.engines.limit import Limit
 from shogiban.errors import EngineError, ShogibanError
+from shogiban.kifu.limits import ReadLimits
+from shogiban.notation.excerpt import excerpt
+
+#: The default of :attr:`BatchOptions.max_positions`: far more than any real game's main line
+#: (a few hundred), room for a well-studied record's variations.
+DEFAULT_MAX_POSITIONS = 10_000
+#: The default of :attr:`BatchOptions.max_bytes`.
+DEFAULT_MAX_BYTES = 16_000_000
 
 #: Extensions of the files a folder run reads.
 RECORD_SUFFIXES = (".kif", ".kifu", ".ki2", ".ki2u", ".csa", ".jkf")
@@ -62,7 +70,10 @@ class EngineSpec:
             if not level.isdigit() or not 1 <= int(level) <= 8:
                 raise EngineSpecError(f"invalid built-in engine level: {level!r} (expected 1..8)")
             return cls(level=int(level))
-        command = tuple(shlex.split(text))
+        try:
+            command = tuple(shlex.split(text))
+        except ValueError as error:  # an unclosed quote
+            raise EngineSpecError(f"invalid engine command: {excerpt(text)} ({error})") from None
         if not command:
             raise EngineSpecError("empty engine command")
         return cls(command=command)
@@ -96,6 +107,15 @@ class BatchOptions:
     """The SQLite cache file shared by the workers, or None for a cache in memory."""
     csa_version: str = "2.2"
     language: str = "en"
+    max_positions: int = DEFAULT_MAX_POSITIONS
+    """The most positions of one record to analyse: a record with more is refused (failed)."""
+    max_bytes: int = DEFAULT_MAX_BYTES
+    """The largest record file read (bytes)."""
+
+    def read_limits(self) -> ReadLimits:
+        """What the reader accepts of one record: *max_bytes*, and moves in proportion to
+        *max_positions* (variations the analysis skips still take memory to read)."""
+        return ReadLimits(max_input=self.max_bytes, max_moves=max(200_000, 4 * self.max_positions))
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,20 +192,24 @@ def analyse_file(
 ) -> FileResult:
     """Analyse one record with the running *engine*; write the annotated record and the graph."""
     from shogiban.kifu.api import read_game, write_game
-    from shogiban.kifu.encoding import read_text
+    from shogiban.kifu.detect import detect_format
+    from shogiban.kifu.encoding import decode, read_input_file
 
     try:
-        data = job.source.read_bytes()
-        text, _ = read_text(job.source)
+        limits = options.read_limits()
+        data = read_input_file(job.source, limits.max_input)  # read once, size and kind checked first
+        text = decode(data)
         engine_id = options.engine.engine_id(engine.name)
         key = record_key(data, options, engine_id, job.output)
         if (isinstance(cache, SqliteAnalysisCache) and cache.is_done(key) == str(job.output)
                 and job.output.exists() and job.svg.exists()):
             return FileResult(str(job.source), "skipped", output=str(job.output), svg=str(job.svg))
-        game = read_game(job.source)
+        game = read_game(text, format=detect_format(text, job.source.name), limits=limits)
+        del data
         analyser = Analyser(engine, options.limit, multipv=options.multipv, cache=cache, engine_id=engine_id,
                             independent=True)
-        analysis = analyser.game(game, lines=options.lines, progress=progress, cancel=cancel)
+        analysis = analyser.game(game, lines=options.lines, progress=progress, cancel=cancel,
+                                 max_positions=options.max_positions)
         fmt = _output_format(job, text)
         annotate_game(analysis, style="floodgate" if fmt == "csa" else "shogihome",
                       csa_nodes=options.csa_version == "3.0")
@@ -226,7 +250,7 @@ def _init_worker(options: BatchOptions, updates: Any) -> None:
     _worker["options"] = options
     _worker["updates"] = updates
     engine = _worker["engine"] = options.engine.start()
-    cache = _worker["cache"] = SqliteAnalysisCache(options.cache_path) if options.cache_path else AnalysisCache()
+    cache = _worker["cache"] = open_cache(options.cache_path)
     # Pool workers end by os._exit, past atexit: multiprocessing's finalizers still run.
     from multiprocessing.util import Finalize
 
@@ -258,6 +282,13 @@ def run_batch(
     if count == 1:
         yield from _run_here(jobs, options, on_progress, cancel)
         return
+    if options.cache_path is not None:
+        # A cache file that cannot be used is reported once, here, and the workers keep theirs in
+        # memory (else each worker's start would fail, and with it every file).
+        probe = open_cache(options.cache_path)
+        probe.close()
+        if not isinstance(probe, SqliteAnalysisCache):
+            options = replace(options, cache_path=None)
     context = multiprocessing.get_context("spawn")  # a fork of a process running threads is not safe
     updates: Any = context.Queue()
     stop = threading.Event()
@@ -294,7 +325,7 @@ def _run_here(
     jobs: Sequence[FileJob], options: BatchOptions, on_progress: ProgressUpdate | None,
     cancel: threading.Event | None,
 ) -> Iterator[FileResult]:
-    cache: AnalysisCache = SqliteAnalysisCache(options.cache_path) if options.cache_path else AnalysisCache()
+    cache = open_cache(options.cache_path)
     engine = options.engine.start()
     try:
         for job in jobs:
@@ -312,6 +343,8 @@ def _run_here(
 
 
 __all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_POSITIONS",
     "RECORD_SUFFIXES",
     "BatchOptions",
     "EngineSpec",

@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
 from shogiban.analysis.positions import AnalysisDataError, Line
 from shogiban.engines.limit import Limit, to_seconds
+from shogiban.errors import ShogibanError
+from shogiban.notation.excerpt import excerpt
 
 
 class CacheKey(NamedTuple):
@@ -102,46 +106,118 @@ class AnalysisCache:
         """Release the storage (nothing to do in memory)."""
 
 
-class SqliteAnalysisCache(AnalysisCache):
-    """An :class:`AnalysisCache` kept in the SQLite file *path* as well (created if missing)."""
+class CacheError(ShogibanError):
+    """A cache file that cannot be used (not SQLite, of another schema, a folder, unreadable)."""
 
-    def __init__(self, path: str | Path) -> None:
+    code = "bad_cache"
+
+
+_TABLES = {"positions": "engine, lim, multipv, position, lines", "records": "key, output"}
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+class SqliteAnalysisCache(AnalysisCache):
+    """An :class:`AnalysisCache` kept in the SQLite file *path* as well (created if missing).
+
+    A file that cannot be used is refused when opened (:class:`CacheError`).  Should the file
+    fail later (a disk error, a lock held too long), the problem is reported once by *report*
+    (default: one line on standard error) and the cache goes on in memory; a damaged entry is
+    only a miss (searched again, and overwritten).
+
+    :raises CacheError: if *path* is not a cache file this version can use.
+    """
+
+    def __init__(self, path: str | Path, *, report: Callable[[str], None] = _stderr) -> None:
         super().__init__()
         self.path = Path(path)
-        self._db = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
-        with self._db:
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS positions (engine TEXT, lim TEXT, multipv INTEGER, position TEXT,"
-                " lines TEXT NOT NULL, PRIMARY KEY (engine, lim, multipv, position))"
-            )
-            self._db.execute("CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, output TEXT)")
+        self.report = report
+        self.problem: str | None = None
+        """Why the file was set aside during the run, if it was."""
+        if self.path.is_dir():
+            raise CacheError(f"cannot use the cache {excerpt(str(self.path))}: it is a folder")
+        try:
+            self._db = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
+        except sqlite3.Error as error:
+            raise CacheError(f"cannot use the cache {excerpt(str(self.path))}: {error}") from None
+        try:
+            # A file of another schema may have tables of these names with other columns: find
+            # out before writing anything to it.
+            tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            for table, columns in _TABLES.items():
+                if table in tables:
+                    self._db.execute(f"SELECT {columns} FROM {table} LIMIT 0").fetchall()
+            with self._db:
+                self._db.execute(
+                    "CREATE TABLE IF NOT EXISTS positions (engine TEXT, lim TEXT, multipv INTEGER, position TEXT,"
+                    " lines TEXT NOT NULL, PRIMARY KEY (engine, lim, multipv, position))"
+                )
+                self._db.execute("CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, output TEXT)")
+        except sqlite3.Error as error:
+            self._db.close()
+            raise CacheError(f"cannot use the cache {excerpt(str(self.path))}: {error}") from None
+
+    def _failed(self, error: sqlite3.Error) -> None:
+        if self.problem is None:
+            self.problem = str(error)
+            self._db.close()
+            self.report(f"shogiban: the cache {excerpt(str(self.path))} failed ({error}); going on without it")
 
     def _load(self, key: CacheKey) -> tuple[Line, ...] | None:
-        row = self._db.execute(
-            "SELECT lines FROM positions WHERE engine = ? AND lim = ? AND multipv = ? AND position = ?", tuple(key)
-        ).fetchone()
+        if self.problem is not None:
+            return None
+        try:
+            row = self._db.execute(
+                "SELECT lines FROM positions WHERE engine = ? AND lim = ? AND multipv = ? AND position = ?",
+                tuple(key),
+            ).fetchone()
+        except sqlite3.Error as error:
+            self._failed(error)
+            return None
         if row is None:
             return None
         try:
-            return tuple(Line.from_json(item) for item in json.loads(row[0]))
-        except (ValueError, TypeError, AnalysisDataError):
+            items = json.loads(row[0])
+            if not isinstance(items, list):
+                return None
+            return tuple(Line.from_json(item) for item in items)
+        except (ValueError, TypeError, AttributeError, OverflowError, RecursionError, AnalysisDataError):
             return None  # a damaged entry is searched again, and overwritten
 
     def _store(self, key: CacheKey, lines: tuple[Line, ...]) -> None:
+        if self.problem is not None:
+            return
         text = json.dumps([line.to_json() for line in lines], separators=(",", ":"))
-        with self._db:
-            self._db.execute("INSERT OR REPLACE INTO positions VALUES (?, ?, ?, ?, ?)", (*key, text))
+        try:
+            with self._db:
+                self._db.execute("INSERT OR REPLACE INTO positions VALUES (?, ?, ?, ?, ?)", (*key, text))
+        except sqlite3.Error as error:
+            self._failed(error)
 
     def is_done(self, record_key: str) -> str | None:
         """The output written for the record *record_key* (see :meth:`mark_done`), if any."""
         with self._lock:
-            row = self._db.execute("SELECT output FROM records WHERE key = ?", (record_key,)).fetchone()
+            if self.problem is not None:
+                return None
+            try:
+                row = self._db.execute("SELECT output FROM records WHERE key = ?", (record_key,)).fetchone()
+            except sqlite3.Error as error:
+                self._failed(error)
+                return None
         return None if row is None else str(row[0])
 
     def mark_done(self, record_key: str, output: str) -> None:
         """Remember that the record *record_key* was analysed and written to *output*."""
-        with self._lock, self._db:
-            self._db.execute("INSERT OR REPLACE INTO records VALUES (?, ?)", (record_key, output))
+        with self._lock:
+            if self.problem is not None:
+                return
+            try:
+                with self._db:
+                    self._db.execute("INSERT OR REPLACE INTO records VALUES (?, ?)", (record_key, output))
+            except sqlite3.Error as error:
+                self._failed(error)
 
     def close(self) -> None:
         """Close the file."""
@@ -149,4 +225,24 @@ class SqliteAnalysisCache(AnalysisCache):
             self._db.close()
 
 
-__all__ = ["AnalysisCache", "CacheKey", "SqliteAnalysisCache", "cache_key", "limit_text"]
+def open_cache(path: str | Path | None, report: Callable[[str], None] = _stderr) -> AnalysisCache:
+    """The cache in the file *path*, or in memory (*path* None); a file that cannot be used is
+    reported by *report* in one line and set aside (left as it is): the cache is then in memory."""
+    if path is None:
+        return AnalysisCache()
+    try:
+        return SqliteAnalysisCache(path, report=report)
+    except CacheError as error:
+        report(f"shogiban: {error}; going on without it")
+        return AnalysisCache()
+
+
+__all__ = [
+    "AnalysisCache",
+    "CacheError",
+    "CacheKey",
+    "SqliteAnalysisCache",
+    "cache_key",
+    "limit_text",
+    "open_cache",
+]

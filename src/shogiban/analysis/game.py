@@ -7,7 +7,7 @@ least 5 points).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +23,7 @@ from shogiban.analysis.classify import (
 from shogiban.analysis.positions import PositionAnalysis, score_to_json
 from shogiban.board import Board
 from shogiban.engines.score import DEFAULT_WIN_RATE, WinRateModel
+from shogiban.errors import ShogibanError
 from shogiban.kifu.game import Game, GameNode
 from shogiban.move import Move
 from shogiban.pieces import Color
@@ -67,10 +68,10 @@ class MoveAnalysis:
 
 def judge_move(
     node: GameNode, before: PositionAnalysis, after: PositionAnalysis, *,
-    model: WinRateModel = DEFAULT_WIN_RATE, thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    model: WinRateModel = DEFAULT_WIN_RATE, thresholds: Thresholds = DEFAULT_THRESHOLDS, ply: int | None = None,
 ) -> MoveAnalysis | None:
     """The judgment of *node*'s move between the analyses of the positions around it, or None
-    if either score is unknown."""
+    if either score is unknown.  *ply* is the node's, when known (else counted)."""
     move = node.move
     if move is None:
         return None
@@ -82,7 +83,7 @@ def judge_move(
     best = before.best_move == move
     loss = 0.0 if best else max(0.0, rate_before - rate_after)
     return MoveAnalysis(
-        node=node, ply=node.ply(), move=move, mover=mover, before=before, after=after,
+        node=node, ply=node.ply() if ply is None else ply, move=move, mover=mover, before=before, after=after,
         win_rate_before=rate_before, win_rate_after=rate_after, loss=loss,
         label=classify(loss, thresholds), missed_mate=not best and missed_mate(score_before, score_after),
         accuracy=move_accuracy(loss),
@@ -115,11 +116,13 @@ class GameAnalysis:
         """The analysis was stopped before the end: some positions are missing."""
         self.moves: dict[GameNode, MoveAnalysis] = {}
         """The judgment of each move whose positions before and after were analysed."""
+        plies = plies_of(self.positions)
         for node, after in self.positions.items():
             parent = node.parent
             if parent is None or node.move is None or parent not in self.positions:
                 continue
-            judged = judge_move(node, self.positions[parent], after, model=model, thresholds=thresholds)
+            judged = judge_move(node, self.positions[parent], after, model=model, thresholds=thresholds,
+                                ply=plies[node])
             if judged is not None:
                 self.moves[node] = judged
 
@@ -176,8 +179,8 @@ class GameAnalysis:
     def to_json(self, *, name: str | None = None) -> dict[str, Any]:
         """The main line's analysis as JSON data (see ``analysis.schema.json``)."""
         positions: list[dict[str, Any]] = []
-        for node, pos in self.mainline_positions():
-            entry: dict[str, Any] = {"ply": node.ply(), "move": node.move.usi() if node.move else None}
+        for ply, (node, pos) in enumerate(self.mainline_positions()):
+            entry: dict[str, Any] = {"ply": ply, "move": node.move.usi() if node.move else None}
             if pos is not None:
                 entry["sfen"] = pos.key
                 entry["score"] = score_to_json(pos.score) if pos.score is not None else None
@@ -217,33 +220,94 @@ class GameAnalysis:
         }
 
 
-def nodes_to_analyse(game: Game, lines: str = "main") -> list[GameNode]:
+class AnalysisLimitError(ShogibanError):
+    """A record with more positions to analyse than allowed (``max_positions``)."""
+
+    code = "too_large"
+
+
+def nodes_to_analyse(game: Game, lines: str = "main", *, max_positions: int | None = None) -> list[GameNode]:
     """The nodes whose positions an analysis searches: the root and every move node of the main
-    line (*lines* ``"main"``) or of the whole tree (``"all"``), in the order to search them."""
+    line (*lines* ``"main"``) or of the whole tree (``"all"``), in the order to search them.
+    Only the main line is visited for ``"main"``; the variations are not walked.
+
+    :raises AnalysisLimitError: if there are more than *max_positions* (counting stops there).
+    """
     if lines not in ("main", "all"):
         raise ValueError(f"invalid lines: {lines!r} (expected 'main' or 'all')")
-    if lines == "main":
-        return [game.root, *(n for n in game.mainline() if n.move is not None)]
-    return [n for n in game.walk() if n.parent is None or n.move is not None]
+    found = (game.mainline() if lines == "main" else game.walk())
+    nodes: list[GameNode] = [game.root]
+    for node in found:
+        if node.move is None or node.parent is None:
+            continue
+        if max_positions is not None and len(nodes) >= max_positions:
+            raise AnalysisLimitError(
+                f"too many positions to analyse: more than {max_positions} (the limit; see max_positions)")
+        nodes.append(node)
+    return nodes
+
+
+def iter_boards(game: Game, nodes: Iterable[GameNode]) -> Iterator[tuple[GameNode, Board]]:
+    """``(node, board)`` for each of *nodes* that can be reached, in depth-first order (main
+    continuation first: the order of :func:`nodes_to_analyse`).
+
+    One board is walked down and back (each move pushed and popped once) over the part of the
+    tree that leads to *nodes* only, and each board given out is a copy without history: memory
+    stays in proportion to the record, whatever its length or its nesting of variations.
+    """
+    wanted = set(nodes)
+    needed: set[GameNode] = set()  # the wanted nodes and their ancestors
+    for node in wanted:
+        step: GameNode | None = node
+        while step is not None and step not in needed:
+            needed.add(step)
+            step = step.parent
+    if game.root not in needed:
+        return
+    board = game.root.board()
+    # (node, entering): a node is entered (its move pushed) and left (popped) once.
+    stack: list[tuple[GameNode, bool]] = [(game.root, True)]
+    while stack:
+        node, entering = stack.pop()
+        if not entering:
+            board.pop()
+            continue
+        if node is not game.root:
+            assert node.move is not None
+            board.push(node.move)
+            stack.append((node, False))
+        if node in wanted:
+            yield node, board.copy(stack=False)
+        stack.extend((child, True) for child in reversed(node.variations)
+                     if child.move is not None and child in needed)
 
 
 def boards_of(game: Game, nodes: list[GameNode]) -> dict[GameNode, Board]:
-    """The position at each of *nodes*, pushing each move once (a node's board from its parent's)."""
-    wanted = set(nodes)
-    boards: dict[GameNode, Board] = {}
-    start = game.root.board()
-    stack: list[tuple[GameNode, Board]] = [(game.root, start)]
-    while stack:
-        node, board = stack.pop()
-        if node in wanted:
-            boards[node] = board
-        for child in node.variations:
-            if child.move is None:
-                continue
-            after = board.copy(stack=True)
-            after.push(child.move)
-            stack.append((child, after))
-    return boards
+    """The position at each of *nodes* (see :func:`iter_boards`), boards without history."""
+    return dict(iter_boards(game, nodes))
 
 
-__all__ = ["GameAnalysis", "MoveAnalysis", "boards_of", "judge_move", "nodes_to_analyse"]
+def plies_of(nodes: Iterable[GameNode]) -> dict[GameNode, int]:
+    """Each node's ply (:meth:`GameNode.ply`), counting each parent link once in all."""
+    plies: dict[GameNode, int] = {}
+    for node in nodes:
+        path: list[GameNode] = []
+        step: GameNode | None = node
+        while step is not None and step not in plies:
+            path.append(step)
+            step = step.parent
+        base = -1 if step is None else plies[step]
+        plies.update((visited, ply) for ply, visited in enumerate(reversed(path), base + 1))
+    return plies
+
+
+__all__ = [
+    "AnalysisLimitError",
+    "GameAnalysis",
+    "MoveAnalysis",
+    "boards_of",
+    "iter_boards",
+    "judge_move",
+    "nodes_to_analyse",
+    "plies_of",
+]

@@ -23,6 +23,7 @@ from shogiban.engines.results import InfoDict
 from shogiban.engines.score import DEFAULT_WIN_RATE, Score, WinRateModel
 from shogiban.errors import ShogibanError
 from shogiban.move import Move
+from shogiban.notation.excerpt import excerpt
 from shogiban.pieces import Color
 
 
@@ -72,8 +73,8 @@ class Line:
             depth, nodes = data.get("depth"), data.get("nodes")
             return cls(score_from_json(data["score"]), pv, depth=None if depth is None else int(depth),
                        nodes=None if nodes is None else int(nodes), multipv=int(data.get("multipv", 1)))
-        except (KeyError, TypeError, ValueError) as error:
-            raise AnalysisDataError(f"invalid analysis line: {data!r:.200}") from error
+        except (AttributeError, KeyError, OverflowError, TypeError, ValueError) as error:
+            raise AnalysisDataError(f"invalid analysis line: {excerpt(repr(data))}") from error
 
 
 def score_to_json(score: Score) -> dict[str, Any]:
@@ -95,8 +96,8 @@ def score_from_json(data: Mapping[str, Any]) -> Score:
         if mate is None:
             return Score(winning=bool(data["winning"]))
         return Score(mate=int(mate), winning=bool(data.get("winning", int(mate) > 0)))
-    except (AttributeError, KeyError, TypeError, ValueError) as error:
-        raise AnalysisDataError(f"invalid score: {data!r:.100}") from error
+    except (AttributeError, KeyError, OverflowError, TypeError, ValueError) as error:
+        raise AnalysisDataError(f"invalid score: {excerpt(repr(data))}") from error
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,8 +173,8 @@ class PositionAnalysis:
             key = str(data["sfen"])
             turn = Color.WHITE if key.split()[1] == "w" else Color.BLACK
             lines = tuple(Line.from_json(line) for line in data.get("lines", ()))
-        except (KeyError, IndexError, TypeError) as error:
-            raise AnalysisDataError(f"invalid position analysis: {data!r:.200}") from error
+        except (AttributeError, KeyError, IndexError, TypeError) as error:
+            raise AnalysisDataError(f"invalid position analysis: {excerpt(repr(data))}") from error
         engine = data.get("engine")
         return cls(key, turn, lines, None if engine is None else str(engine), terminal=bool(data.get("terminal")))
 

@@ -23,13 +23,28 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from shogiban.analysis.batch import BatchOptions, EngineSpec, FileResult, record_jobs, run_batch
+from shogiban.analysis.batch import (
+    DEFAULT_MAX_POSITIONS,
+    BatchOptions,
+    EngineSpec,
+    FileResult,
+    record_jobs,
+    run_batch,
+)
 from shogiban.analysis.report import summary_headers
+from shogiban.commands._options import float_in, inputs_overwritten, int_in
 from shogiban.engines.limit import Limit
 from shogiban.errors import ShogibanError
 from shogiban.i18n import detect_language, language_tag, normalize_language, translate
+from shogiban.notation.excerpt import excerpt
 
 CACHE_NAME = ".shogiban-analysis.sqlite"
+MAX_MOVETIME = 3600.0
+MAX_DEPTH = 128
+MAX_NODES = 10**12
+MAX_MULTIPV = 500
+MAX_JOBS = 256
+MAX_POSITIONS = 1_000_000
 
 
 class AnalyseUsageError(ShogibanError):
@@ -52,11 +67,18 @@ def add_parser(sub: Any) -> None:
                    help="output file or folder (default: NAME-analysis.EXT, FOLDER-analysis/)")
     p.add_argument("--engine", default="builtin", help="builtin, builtin:LEVEL (1..8) or a USI engine's command")
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--movetime", type=float, metavar="S", help="seconds per position")
-    group.add_argument("--depth", type=int, metavar="N", help="plies per position")
-    group.add_argument("--nodes", type=int, metavar="N", help="nodes per position")
-    p.add_argument("--multipv", type=int, default=1, metavar="N", help="lines per position (default 1)")
-    p.add_argument("--jobs", type=int, metavar="N", help="worker processes for a folder (default: the cores)")
+    group.add_argument("--movetime", type=float_in(0.0, MAX_MOVETIME, low_open=True), metavar="S",
+                       help=f"seconds per position (above 0, at most {MAX_MOVETIME:g})")
+    group.add_argument("--depth", type=int_in(1, MAX_DEPTH), metavar="N", help=f"plies per position (1..{MAX_DEPTH})")
+    group.add_argument("--nodes", type=int_in(1, MAX_NODES), metavar="N", help=f"nodes per position (1..{MAX_NODES})")
+    p.add_argument("--multipv", type=int_in(1, MAX_MULTIPV), default=1, metavar="N",
+                   help=f"lines per position (1..{MAX_MULTIPV}, default 1)")
+    p.add_argument("--jobs", type=int_in(1, MAX_JOBS), metavar="N",
+                   help=f"worker processes for a folder (1..{MAX_JOBS}, default: the cores)")
+    p.add_argument("--max-positions", type=int_in(1, MAX_POSITIONS), default=DEFAULT_MAX_POSITIONS, metavar="N",
+                   help=f"refuse a record with more positions to analyse (1..{MAX_POSITIONS}, "
+                        f"default {DEFAULT_MAX_POSITIONS})")
+    p.add_argument("--overwrite", action="store_true", help="allow writing over an input file")
     p.add_argument("--json", action="store_true", help="print one JSON object per game on standard output")
     p.add_argument("--all-lines", action="store_true", help="analyse the variations too")
     p.add_argument("--cache", type=Path, help=f"the cache file (default: {CACHE_NAME} in the output folder)")
@@ -95,20 +117,26 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.input.exists():
         raise AnalyseUsageError(f"no such file or folder: {args.input}")
-    if args.multipv < 1:
-        raise AnalyseUsageError(f"invalid --multipv: {args.multipv} (must be at least 1)")
-    if args.jobs is not None and args.jobs < 1:
-        raise AnalyseUsageError(f"invalid --jobs: {args.jobs} (must be at least 1)")
     language = language_tag(normalize_language(args.lang) if args.lang else detect_language())
+    engine = EngineSpec.parse(args.engine)
     jobs = record_jobs(args.input, args.output)
     if not jobs:
         raise AnalyseUsageError(f"no records in {args.input}")
+    if not args.overwrite:
+        sources = [job.source for job in jobs]
+        outputs = [path for job in jobs for path in (job.output, job.svg)]
+        if args.cache is not None and not args.no_cache:
+            outputs.append(args.cache)
+        clash = inputs_overwritten(outputs, sources)
+        if clash:
+            raise AnalyseUsageError(f"refusing to write over the input {excerpt(str(clash[0]))} "
+                                    "(give another output, or --overwrite)")
     if args.input.is_dir():
         out_root = args.output or args.input.with_name(args.input.name + "-analysis")
     else:
         out_root = jobs[0].output
     options = BatchOptions(
-        engine=EngineSpec.parse(args.engine), limit=_limit(args), multipv=args.multipv,
+        engine=engine, limit=_limit(args), multipv=args.multipv, max_positions=args.max_positions,
         lines="all" if args.all_lines else "main", cache_path=_cache_path(args, out_root),
         csa_version=args.csa_version, language=language,
     )

@@ -19,14 +19,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from shogiban.commands._options import inputs_overwritten, int_in
 from shogiban.errors import KifuParseError, ShogibanError
 from shogiban.kifu.api import read_game, read_games, write_game
 from shogiban.kifu.csa import csa_encoding
 from shogiban.kifu.detect import EXTENSIONS, FORMATS, format_of_filename
 from shogiban.kifu.game import Game
+from shogiban.notation.excerpt import excerpt
 
 _EXTENSION_OF = {"kif": ".kif", "kifu": ".kifu", "ki2": ".ki2", "ki2u": ".ki2u", "csa": ".csa", "jkf": ".jkf",
                  "sfen": ".sfen", "usi": ".usi", "usen": ".usen", "bod": ".bod", "svg": ".svg"}
+MAX_PLY = 10_000_000
 _TEXT_ENCODING = {"kif": "cp932", "ki2": "cp932", "kifu": "utf-8", "ki2u": "utf-8"}
 
 
@@ -43,7 +46,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--to", choices=FORMATS, help="output format (default: from the output's extension)")
     p.add_argument("--from", dest="source_format", choices=[f for f in FORMATS if f != "svg"],
                    help="input format (default: detected from the content)")
-    p.add_argument("--ply", type=int, help="for bod and svg: the position after this many moves")
+    p.add_argument("--ply", type=int_in(0, MAX_PLY), metavar="N",
+                   help="for bod and svg: the position after this many moves (0 to the main line's length)")
+    p.add_argument("--overwrite", action="store_true", help="allow writing over an input file")
     p.add_argument("--csa-version", choices=("2.2", "3.0"), default="2.2", help="CSA version to write")
     p.add_argument("--strict", action="store_true", help="refuse records with any problem")
     p.set_defaults(run=run)
@@ -71,7 +76,11 @@ def run(args: argparse.Namespace) -> int:
     fmt = args.to or (format_of_filename(args.output.name) if args.output else None)
     if fmt is None:
         raise KifuParseError("give --to FORMAT, or an output file with a known extension")
+    if args.output is not None and not args.overwrite and inputs_overwritten([args.output], [args.input]):
+        raise KifuParseError(f"refusing to write over the input {excerpt(str(args.input))} "
+                             "(give another output, or --overwrite)")
     game = read_game(args.input, format=args.source_format, strict=args.strict)
+    _check_ply(game, fmt, args)
     for error in game.errors:
         print(f"{args.input}: {error}", file=sys.stderr)
     if args.output is None:
@@ -84,6 +93,13 @@ def run(args: argparse.Namespace) -> int:
         return 1 if game.errors else 0
     _write(game, args.output, fmt, args)
     return 1 if game.errors else 0
+
+
+def _check_ply(game: Game, fmt: str, args: argparse.Namespace) -> None:
+    if fmt in ("bod", "svg") and args.ply is not None:
+        length = sum(1 for node in game.mainline() if node.move is not None)
+        if args.ply > length:
+            raise KifuParseError(f"invalid --ply: {args.ply} (the main line has {length} moves)")
 
 
 def _write(game: Game, path: Path, fmt: str, args: argparse.Namespace) -> None:
@@ -120,6 +136,10 @@ def _convert_folder(args: argparse.Namespace) -> int:
                 for index, game in enumerate(games):
                     suffix = f"-{index + 1}" if len(games) > 1 else ""
                     target = args.output / relative.parent / f"{relative.stem}{suffix}{extension}"
+                    if not args.overwrite and inputs_overwritten([target], [path]):
+                        raise KifuParseError(f"refusing to write over the input {excerpt(str(target))} "
+                                             "(give another output folder, or --overwrite)")
+                    _check_ply(game, fmt, args)
                     target.parent.mkdir(parents=True, exist_ok=True)
                     _write(game, target, fmt, args)
                     written += 1

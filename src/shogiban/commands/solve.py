@@ -8,14 +8,22 @@ got an answer (a mate or "no mate"), 3 when some timed out or hit the node budge
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 from shogiban.board import Board
+from shogiban.commands._options import float_in, int_in
 from shogiban.errors import IllegalMoveError, InvalidSfenError, ShogibanError
 from shogiban.tsume import TsumeResult, complete_defender_hand, solve
+
+#: The bounds of ``--timeout`` (one day) and ``--max-nodes``.
+MAX_TIMEOUT = 86_400.0
+MAX_NODES = 10**10
+#: The largest problem file read (bytes): some 40,000 SFEN lines, or a record.
+MAX_FILE_BYTES = 4_000_000
 
 _SFEN_LINE = re.compile(r"^(?:position\s+)?(?:sfen\s+)?(\S+/\S+\s+[bw]\s+\S+(?:\s+\d+)?)(?:\s+moves\s+(.*))?$")
 
@@ -32,8 +40,10 @@ def add_parser(sub: Any) -> None:
         ),
     )
     p.add_argument("problem", metavar="SFEN|FILE", help="an SFEN, a file of SFENs, or a record file")
-    p.add_argument("--timeout", type=float, default=None, metavar="S", help="seconds per problem (default: none)")
-    p.add_argument("--max-nodes", type=int, default=None, metavar="N", help="node budget per problem")
+    p.add_argument("--timeout", type=float_in(0.0, MAX_TIMEOUT, low_open=True), default=None, metavar="S",
+                   help=f"seconds per problem (above 0, at most {MAX_TIMEOUT:g}; default: none)")
+    p.add_argument("--max-nodes", type=int_in(1, MAX_NODES), default=None, metavar="N",
+                   help=f"node budget per problem (1..{MAX_NODES})")
     p.add_argument(
         "--complete-hand",
         action="store_true",
@@ -96,15 +106,17 @@ def load_problems(problem: str) -> list[tuple[str, Board]]:
     :raises ShogibanError: if the text is neither, or a line or record cannot be read.
     """
     path = Path(problem)
-    if not _SFEN_LINE.match(problem.strip()) and path.is_file():
-        return _load_file(path)
+    if not _SFEN_LINE.match(problem.strip()) and os.path.lexists(path):
+        return _load_file(path)  # refuses what is not a regular file, before reading anything
     if "/" not in problem and not path.exists():
         raise ShogibanError(f"invalid problem: {problem!r} is neither an SFEN nor an existing file")
     return [(problem.strip(), _board_from_sfen_line(problem, ""))]
 
 
 def _load_file(path: Path) -> list[tuple[str, Board]]:
-    data = path.read_bytes()
+    from shogiban.kifu.encoding import read_input_file
+
+    data = read_input_file(path, MAX_FILE_BYTES)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -118,8 +130,11 @@ def _load_file(path: Path) -> list[tuple[str, Board]]:
                 out.append((f"{path.name}:{lineno}", _board_from_sfen_line(line, f" at {path.name}:{lineno}")))
         return out
     from shogiban.kifu import read_game
+    from shogiban.kifu.detect import detect_format
+    from shogiban.kifu.encoding import decode
 
-    game = read_game(path)
+    text = decode(data)
+    game = read_game(text, format=detect_format(text, path.name))
     recorded = " ".join(move.usi() for move in game.mainline_moves())
     label = f"{path.name} (recorded: {recorded})" if recorded else path.name
     return [(label, game.start_board().copy(stack=False))]

@@ -81,6 +81,6 @@ def mainline_node(game: Game, ply: int | None = None) -> GameNode:
     nodes = [n for n in game.mainline() if n.move is not None]
     if ply is not None:
         if not 0 <= ply <= len(nodes):
-            raise ValueError(f"invalid ply: {ply!r} (the main line has {len(nodes)} moves)")
+            raise KifuParseError(f"invalid ply: {ply!r} (the main line has {len(nodes)} moves)")
         nodes = nodes[:ply]
     return nodes[-1] if nodes else game.root

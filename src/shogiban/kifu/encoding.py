@@ -14,10 +14,12 @@ CP932 fallback still reads it.
 from __future__ import annotations
 
 import codecs
+import os
+import stat
 from pathlib import Path
 
 from shogiban.errors import KifuParseError
-from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits, too_large
+from shogiban.kifu.limits import DEFAULT_LIMITS, KifuLimitError, ReadLimits, too_large
 from shogiban.notation.excerpt import excerpt
 
 _BOMS = (
@@ -77,18 +79,52 @@ def read_text(source: str | bytes | Path, limits: ReadLimits = DEFAULT_LIMITS) -
 
 
 def read_file(path: Path, limits: ReadLimits = DEFAULT_LIMITS) -> tuple[str, str]:
-    """The decoded text of the file *path* and its name; the size is checked before reading.
+    """The decoded text of the file *path* and its name (see :func:`read_input_file`).
 
     :raises KifuLimitError: if the file is larger than ``limits.max_input`` bytes.
-    :raises KifuParseError: if the file cannot be read.
+    :raises KifuParseError: if the file cannot be read, or is not a regular file.
     """
+    return decode(read_input_file(path, limits.max_input)), path.name
+
+
+def read_input_file(path: str | Path, max_bytes: int = DEFAULT_LIMITS.max_input) -> bytes:
+    """The bytes of the input file *path*, of at most *max_bytes*: the one way the command
+    line reads a file it was given.
+
+    The size and the kind of file are checked before anything is read (a FIFO, a device such as
+    ``/dev/zero`` or a folder is refused, and so is a file larger than *max_bytes*, sparse or
+    not); the file is opened without blocking, checked again once open (it may have been swapped
+    meanwhile), and no more than *max_bytes* + 1 bytes are ever read.
+
+    :raises KifuLimitError: (``limit == "max_input"``) if the file is larger than *max_bytes*.
+    :raises KifuParseError: if it cannot be read or is not a regular file.
+    """
+    name = excerpt(Path(path).name or str(path))
     try:
-        with path.open("rb") as handle:
-            data = handle.read(limits.max_input + 1)
+        _check_input(os.stat(path), name, max_bytes)
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+        fd = os.open(path, flags)
+        with os.fdopen(fd, "rb") as handle:
+            _check_input(os.fstat(handle.fileno()), name, max_bytes)
+            data = handle.read(max_bytes + 1)
     except OSError as error:
-        raise KifuParseError(f"cannot read {excerpt(str(path))}: {error.strerror or type(error).__name__}") from None
-    _check_size(len(data), limits)
-    return decode(data), path.name
+        raise KifuParseError(f"cannot read {name}: {error.strerror or type(error).__name__}") from None
+    if len(data) > max_bytes:
+        raise _too_big(name, max_bytes)
+    return data
+
+
+def _check_input(info: os.stat_result, name: str, max_bytes: int) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise KifuParseError(f"cannot read {name}: it is a folder")
+    if not stat.S_ISREG(info.st_mode):
+        raise KifuParseError(f"cannot read {name}: not a regular file (a pipe, a device or a socket)")
+    if info.st_size > max_bytes:
+        raise _too_big(name, max_bytes)
+
+
+def _too_big(name: str, max_bytes: int) -> KifuLimitError:
+    return KifuLimitError(f"cannot read {name}: larger than {max_bytes} bytes (max_input)", "max_input")
 
 
 def _check_size(size: int, limits: ReadLimits) -> None:

@@ -684,22 +684,33 @@ class Searcher:
 
     def _other_lines(self, moves: list[int], depth: int, current: list[InfoDict]) -> bool:
         """MultiPV: search the lines after the best one at *depth*, each without the moves of the
-        lines above it (the front of *moves*, which ends in rank order), reporting each and
-        adding it to *current*.  Returns False if a limit stopped the search."""
+        lines above it (the front of *moves*, which ends in rank order), then report them and add
+        them to *current* in rank order.  Returns False if a limit stopped the search (the lines
+        finished by then are reported).
+
+        A move searched with a null window in one line's search may score more in a later line's
+        (the table and the pruning differ from one search to the next): the finished lines are
+        ranked by their scores, so that no line reports more than the line above it."""
+        found: list[tuple[int, int, list[int]]] = []
+        stopped = False
         try:
             for rank in range(2, min(self.multipv, len(moves)) + 1):
                 self.line = rank - 1
                 rest = moves[rank - 1 :]
                 score, code = self.root(rest, depth, -INF, INF)
                 moves[rank - 1 :] = rest  # its best first: the next line starts after it
-                info = self.info(depth, score, list(self.pv[0]) or [code], rank=rank)
-                self._report(info)
-                current.append(info)
+                found.append((score, code, list(self.pv[0]) or [code]))
         except SearchStopped:
-            return False
+            stopped = True
         finally:
             self.line = 0
-        return True
+        found.sort(key=lambda line: -line[0])  # stable: equal scores keep their search order
+        moves[1 : 1 + len(found)] = [code for _, code, _ in found]
+        for rank, (score, _, pv) in enumerate(found, 2):
+            info = self.info(depth, score, pv, rank=rank)
+            self._report(info)
+            current.append(info)
+        return not stopped
 
     def _report_rest(self, current: list[InfoDict], previous: list[InfoDict]) -> None:
         """MultiPV, when a limit stopped an iteration: the ranks below *current* (the lines this

@@ -16,15 +16,47 @@ whole position (pieces in hand against an exposed king) are added by :func:`extr
 from __future__ import annotations
 
 from shogiban.bitboard import BISHOP_RAYS, KING8, ROOK_RAYS, STEP, N, S
+from shogiban.pieces import (
+    BISHOP,
+    GOLD,
+    KING,
+    KNIGHT,
+    LANCE,
+    PAWN,
+    PROM_BISHOP,
+    PROM_KNIGHT,
+    PROM_LANCE,
+    PROM_PAWN,
+    PROM_ROOK,
+    PROM_SILVER,
+    ROOK,
+    SILVER,
+    PieceType,
+)
 from shogiban.position import Position, _bishop_attack, _ray, _rook_attack
 
-#: Value on the board by piece type (index 1..14, 8 = king).
-MATERIAL: tuple[int, ...] = (0, 90, 315, 405, 495, 540, 855, 990, 0, 540, 540, 540, 540, 945, 1395)
+
+def _by_type(values: dict[PieceType, int]) -> tuple[int, ...]:
+    """A table indexed by piece type (0 unused) from values named by type, so that no value
+    lands on another type's index."""
+    return (0, *(values[PieceType(pt)] for pt in range(1, max(values) + 1)))
+
+
+#: Value on the board by piece type (index 1..14, 8 = king), in :class:`~shogiban.pieces.PieceType`
+#: order (pawn, lance, knight, silver, bishop, rook, gold, king, then the promoted ones).
+MATERIAL: tuple[int, ...] = _by_type(
+    {PAWN: 90, LANCE: 315, KNIGHT: 405, SILVER: 495, BISHOP: 855, ROOK: 990, GOLD: 540, KING: 0,
+     PROM_PAWN: 540, PROM_LANCE: 540, PROM_KNIGHT: 540, PROM_SILVER: 540, PROM_BISHOP: 945, PROM_ROOK: 1395},
+)
 #: Value of the n-th piece of a type in hand (n = 1, 2, ...): more than on the board, a little
-#: less for each further one.
-HAND_FIRST: tuple[int, ...] = (0, 120, 350, 440, 570, 620, 960, 1110)
-HAND_STEP: tuple[int, ...] = (0, 8, 15, 15, 15, 15, 40, 50)
-HAND_FLOOR: tuple[int, ...] = (0, 85, 300, 380, 500, 545, 860, 1000)
+#: less for each further one, never below the floor (index 1..7, PieceType order).
+HAND_FIRST: tuple[int, ...] = _by_type(
+    {PAWN: 120, LANCE: 350, KNIGHT: 440, SILVER: 570, BISHOP: 960, ROOK: 1110, GOLD: 620},
+)
+HAND_STEP: tuple[int, ...] = _by_type({PAWN: 8, LANCE: 15, KNIGHT: 15, SILVER: 15, BISHOP: 40, ROOK: 50, GOLD: 15})
+HAND_FLOOR: tuple[int, ...] = _by_type(
+    {PAWN: 85, LANCE: 300, KNIGHT: 380, SILVER: 500, BISHOP: 860, ROOK: 1000, GOLD: 545},
+)
 #: Penalty per hand-threat unit by the number of empty squares around the king.
 EXPOSURE: tuple[int, ...] = (0, 3, 7, 12, 18, 24, 30, 36, 42)
 TEMPO = 20
@@ -267,10 +299,11 @@ def move_delta(position: Position, code: int) -> int:
 
 
 def _threat(hand: tuple[int, ...]) -> int:
+    # Indexed by PieceType: 1 pawn, 2 lance, 3 knight, 4 silver, 5 bishop, 6 rook, 7 gold.
     return (
         (hand[1] > 0) + (hand[2] > 0) + (hand[3] > 0) * 2 + (hand[4] > 0) * 3 + (hand[4] > 1) * 3
-        + (hand[5] > 0) * 3 + (hand[5] > 1) * 3 + (hand[6] > 0) * 2 + (hand[6] > 1) * 2
-        + (hand[7] > 0) * 3 + (hand[7] > 1) * 3
+        + (hand[7] > 0) * 3 + (hand[7] > 1) * 3 + (hand[5] > 0) * 2 + (hand[5] > 1) * 2
+        + (hand[6] > 0) * 3 + (hand[6] > 1) * 3
     )
 
 

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from shogiban import zobrist
-from shogiban.bitboard import ZONE
+from shogiban.bitboard import STEP, ZONE, N, S
 from shogiban.board import Board
 from shogiban.engine.evaluate import MATERIAL, TEMPO, extras, full_score, move_delta
 from shogiban.engine.levels import LevelProfile
@@ -28,6 +28,7 @@ from shogiban.engines.results import InfoDict
 from shogiban.engines.score import PovScore, Score
 from shogiban.move import MOVES
 from shogiban.outcome import EnteringKingRule
+from shogiban.position import KIND, _bishop_attack, _ray, _rook_attack
 from shogiban.rules import declaration_result
 
 MATE = 100_000
@@ -58,6 +59,53 @@ for _code in range(32):
 _MVV_LVA = [_VICTIM[v] * 8 - _ATTACKER[a] // 16 for v in range(32) for a in range(32)]
 #: What capturing a piece gains: its board value and the value of the piece it becomes in hand.
 _GAIN = [(_VICTIM[c] + (MATERIAL[(c & 15) - 8 if c & 15 > 8 else c & 15] if c & 15 else 0)) for c in range(32)]
+
+
+def threatens(pos: Board, code: int) -> bool:
+    """Whether the quiet move *code* (not yet played) attacks, from its destination, an enemy
+    piece worth more than the piece that moves (a drop or move that forks or hunts a rook, a
+    bishop, a gold).  Such moves are tactics more than quiet moves: late-move pruning keeps them
+    and late-move reductions take one ply less from them, so that the reply a search one ply
+    later finds at once (a bishop dropped on a rook and a gold) is not pruned away here."""
+    color = pos._turn
+    frm = code >> 7 & 127
+    to = code & 127
+    if frm >= 81:
+        piece = (frm - 81) | color << 4
+        occupied = pos._occ[0] | pos._occ[1]
+    else:
+        piece = pos._board[frm]
+        if piece & 15 == 8:
+            return False  # a king is no attacker worth fearing
+        if code >> 14:
+            piece += 8
+        occupied = (pos._occ[0] | pos._occ[1]) ^ (1 << frm)
+    kind = KIND[piece]
+    if kind == 0:
+        hits = STEP[piece][to]
+    elif kind == 1:
+        hits = _ray(S if color else N, to, occupied)
+    elif kind == 2:
+        hits = _bishop_attack(to, occupied)
+    elif kind == 3:
+        hits = _rook_attack(to, occupied)
+    elif kind == 4:
+        hits = _bishop_attack(to, occupied) | STEP[piece][to]
+    else:
+        hits = _rook_attack(to, occupied) | STEP[piece][to]
+    them = color ^ 1
+    hits &= pos._occ[them]
+    if not hits:
+        return False
+    hits &= ~(1 << pos._kings[them]) if pos._kings[them] >= 0 else -1
+    value = _VICTIM[piece]
+    board = pos._board
+    while hits:
+        low = hits & -hits
+        hits ^= low
+        if _VICTIM[board[low.bit_length() - 1]] > value:
+            return True
+    return False
 
 
 class SearchStopped(Exception):  # noqa: N818 - a signal, not an error
@@ -366,14 +414,16 @@ class Searcher:
         late = _LATE_MOVES[depth] if not pv_node and not in_check and depth < len(_LATE_MOVES) else 10_000
         for searched, code in enumerate(self._ordered(codes, tt_move, ply)):
             quiet = not board[code & 127] and not code >> 14
-            if (
-                quiet
-                and searched
-                and (prune_quiets or searched >= late)
-                and best > -MATE_BOUND
-                and not may_give_check(pos, code)
-            ):
-                continue
+            threat = False
+            if quiet and searched and (prune_quiets or searched >= late) and best > -MATE_BOUND:
+                if may_give_check(pos, code):
+                    pass
+                elif prune_quiets or not threatens(pos, code):
+                    continue
+                else:
+                    threat = True
+            elif quiet and searched >= 3 and depth >= 3 and not in_check:
+                threat = threatens(pos, code)
             self.make(code)
             gives_check = self.checks[-1]
             try:
@@ -383,8 +433,8 @@ class Searcher:
                     reduction = 0
                     if depth >= 3 and searched >= 3 and quiet and not in_check and not gives_check:
                         reduction = 1 + (searched >= 10) + (depth >= 7)
-                        if code == killers[0] or code == killers[1]:
-                            reduction -= 1
+                        if threat or code == killers[0] or code == killers[1]:
+                            reduction -= 1  # a threat or a killer: one ply less reduced
                     score = -self.search(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True)
                     if reduction and score > alpha:
                         score = -self.search(depth - 1, -alpha - 1, -alpha, ply + 1, True)
@@ -634,22 +684,33 @@ class Searcher:
 
     def _other_lines(self, moves: list[int], depth: int, current: list[InfoDict]) -> bool:
         """MultiPV: search the lines after the best one at *depth*, each without the moves of the
-        lines above it (the front of *moves*, which ends in rank order), reporting each and
-        adding it to *current*.  Returns False if a limit stopped the search."""
+        lines above it (the front of *moves*, which ends in rank order), then report them and add
+        them to *current* in rank order.  Returns False if a limit stopped the search (the lines
+        finished by then are reported).
+
+        A move searched with a null window in one line's search may score more in a later line's
+        (the table and the pruning differ from one search to the next): the finished lines are
+        ranked by their scores, so that no line reports more than the line above it."""
+        found: list[tuple[int, int, list[int]]] = []
+        stopped = False
         try:
             for rank in range(2, min(self.multipv, len(moves)) + 1):
                 self.line = rank - 1
                 rest = moves[rank - 1 :]
                 score, code = self.root(rest, depth, -INF, INF)
                 moves[rank - 1 :] = rest  # its best first: the next line starts after it
-                info = self.info(depth, score, list(self.pv[0]) or [code], rank=rank)
-                self._report(info)
-                current.append(info)
+                found.append((score, code, list(self.pv[0]) or [code]))
         except SearchStopped:
-            return False
+            stopped = True
         finally:
             self.line = 0
-        return True
+        found.sort(key=lambda line: -line[0])  # stable: equal scores keep their search order
+        moves[1 : 1 + len(found)] = [code for _, code, _ in found]
+        for rank, (score, _, pv) in enumerate(found, 2):
+            info = self.info(depth, score, pv, rank=rank)
+            self._report(info)
+            current.append(info)
+        return not stopped
 
     def _report_rest(self, current: list[InfoDict], previous: list[InfoDict]) -> None:
         """MultiPV, when a limit stopped an iteration: the ranks below *current* (the lines this

@@ -666,16 +666,16 @@ def position_problems(position: Position) -> list[Refusal]:
 
 def start_problems(position: Position) -> list[Refusal]:
     """Why a game cannot start from *position*: its :func:`position_problems`, a side without a
-    king (``no_king``) and a game that is already over (``game_over``).  The one check the editor's
+    king (``missing_king``) and a game that is already over (``game_over``).  The one check the editor's
     "playable" and every new game use.
 
     >>> [p.code for p in start_problems(Board("9/9/9/9/9/9/9/9/4K4 b - 1", lenient=True))]
-    ['no_king']
+    ['missing_king']
     """
     found = position_problems(position)
     for color in (0, 1):
         if position._kings[color] < 0:
-            found.append(Refusal("no_king", {"side": color}, f"{rules.SIDE_NAMES[color]} has no king"))
+            found.append(Refusal("missing_king", {"side": color}, f"{rules.SIDE_NAMES[color]} has no king"))
     if not found and isinstance(position, Board) and position.outcome() is not None:
         found.append(Refusal("game_over", {}, f"the game is already over in that position ({position.outcome()})"))
     return found

@@ -54,7 +54,8 @@ def _board(sfen: str | None) -> Board:
 SCRIPT = """
 import { installCatalogue, setLanguage, describeError, moveLabel, pieceGlyph, refusalText, t } from "%(js)s/i18n.js";
 import { resultReason } from "%(js)s/render.js";
-const input = JSON.parse(process.argv[2]);
+import { readFileSync } from "node:fs";
+const input = JSON.parse(readFileSync(0, "utf-8"));  // stdin: the catalogues are larger than one argument may be
 const out = {};
 for (const [tag, table] of Object.entries(input.catalogues)) {
   installCatalogue(tag, table);
@@ -88,7 +89,7 @@ def web_words(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "ends": ENDS,
         "labels": [make_ki2_move(_board(sfen), Move.from_usi(usi)) for sfen, usi in MOVES],
     }
-    done = subprocess.run([node, str(script), json.dumps(data)], capture_output=True, text=True, timeout=60,
+    done = subprocess.run([node, str(script)], input=json.dumps(data), capture_output=True, text=True, timeout=60,
                           check=False)
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])

@@ -72,7 +72,7 @@ def test_a_game_without_both_kings_cannot_start(server: LiveServer, sfen: str, m
     status, answer, _ = server.post_json("/api/games", json.dumps({"mode": mode, "sfen": sfen}))
     assert status == 400
     assert answer["code"] == "bad_setup"
-    assert "no king" in answer["message"]
+    assert "has no king" in answer["message"]
 
 
 def test_clients_hanging_up_mid_request_do_not_flood_the_log(server: LiveServer) -> None:

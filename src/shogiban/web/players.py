@@ -11,14 +11,21 @@
   The USI client runs each engine in its own process group, ended with the server.
 
 A request carries the start position and the moves, so repetition history is known to the engine.
-Stale answers (after an undo, a resignation ...) are dropped by the room, not here: a running
-search is not interrupted.
+
+The built-in engine's searches wait their turn here, never in the process pool's own queue: at
+most one search per worker is handed to the pool, computer moves go before hints, a game has at
+most one search of each kind waiting (a newer one replaces it), and a search whose request is
+cancelled (the room cancels it after an undo, a resignation ...) leaves the queue at once.  A
+search already running is not interrupted (its worker is busy until its limit), but it is the
+only stale one a game can have: move/undo loops cannot fill the pool for everyone else.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import os
 import shlex
 from collections.abc import Callable
@@ -59,6 +66,8 @@ class ThinkRequest:
     """Random seed of the weaker levels."""
     game_id: str = ""
     """The game asking (USI engines keep one process per game)."""
+    hint: bool = False
+    """A hint for a player (waits behind every computer move)."""
     clock: dict[str, Any] | None = None
     """The game clock (:meth:`shogiban.game.Clock.to_dict`), when it has a time control: the
     only source of a timed search's limit."""
@@ -159,12 +168,19 @@ def builtin_think(request: ThinkRequest) -> ThinkResult:
     )
 
 
+#: Searches that may wait for a worker (hints beyond this are refused as busy; a game's computer
+#: move always waits, at most one per game).
+MAX_WAITING_SEARCHES = 256
+
+
 class BuiltinEngines:
-    """The built-in engine in a pool of worker processes.
+    """The built-in engine in a pool of worker processes, searches queued by priority (see the
+    module docstring).
 
     :param workers: number of processes (default: the CPU count minus one, at least one).
     :param executor: use this executor instead (tests pass a thread pool).
     :param think: the function run in the executor (tests pass a stand-in).
+    :param max_waiting: searches that may wait for a worker.
     """
 
     def __init__(
@@ -173,24 +189,82 @@ class BuiltinEngines:
         *,
         executor: Executor | None = None,
         think: Callable[[ThinkRequest], ThinkResult] = builtin_think,
+        max_waiting: int = MAX_WAITING_SEARCHES,
     ) -> None:
+        count = workers or max(1, (os.cpu_count() or 2) - 1)
         if executor is None:
-            count = workers or max(1, (os.cpu_count() or 2) - 1)
             # "spawn": a fork of a server running threads and an event loop is not safe.
             executor = ProcessPoolExecutor(
                 max_workers=count, mp_context=get_context("spawn"), initializer=_init_worker
             )
         self._executor = executor
         self._think = think
+        self._slots = count
+        self._running = 0
+        self._max_waiting = max_waiting
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiting_of: dict[tuple[str, bool], asyncio.Future[None]] = {}
+        self._order = itertools.count()
+
+    @property
+    def running(self) -> int:
+        """Searches handed to the workers and not yet finished."""
+        return self._running
+
+    @property
+    def waiting(self) -> int:
+        """Searches waiting for a worker."""
+        return sum(1 for _, _, turn in self._waiting if not turn.done())
+
+    async def _wait_turn(self, request: ThinkRequest) -> None:
+        loop = asyncio.get_running_loop()
+        key = (request.game_id, request.hint)
+        previous = self._waiting_of.get(key)
+        if previous is not None and request.game_id:
+            previous.cancel()  # the game asks again: its older request is stale
+        elif request.hint and self.waiting >= self._max_waiting:
+            raise EngineError("the engines are busy: please try again in a moment")
+        turn: asyncio.Future[None] = loop.create_future()
+        self._waiting_of[key] = turn
+        heapq.heappush(self._waiting, (1 if request.hint else 0, next(self._order), turn))
+        self._start_next()
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given a worker just as it was cancelled
+                self._finished()
+            raise
+        finally:
+            if self._waiting_of.get(key) is turn:
+                del self._waiting_of[key]
+
+    def _start_next(self) -> None:
+        while self._running < self._slots and self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():
+                self._running += 1
+                turn.set_result(None)
+
+    def _finished(self) -> None:
+        self._running -= 1
+        self._start_next()
 
     async def think(self, request: ThinkRequest) -> ThinkResult:
-        """Search in a worker.
+        """Search in a worker, when the queue gives this request its turn.
 
-        :raises EngineError: if the engine fails.
+        :raises EngineError: if the engine fails, or (a hint) when too many searches wait.
         """
+        await self._wait_turn(request)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor, self._think, request)
+            job = self._executor.submit(self._think, request)
+        except BaseException:
+            self._finished()
+            raise
+        # The worker is given back when the search ends, even if its request was cancelled meanwhile.
+        job.add_done_callback(lambda _: loop.call_soon_threadsafe(self._finished))
+        try:
+            return await asyncio.wrap_future(job)
         except (EngineError, asyncio.CancelledError):
             raise
         except Exception as error:

@@ -20,7 +20,7 @@ import secrets
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any, Literal, Protocol
 
@@ -496,6 +496,7 @@ class GameRoom:
                      "spent_ms": spent}
         self.state = following
         self.generation += 1
+        self._cancel_stale_searches()
         self.thinking = False
         if following.over:
             self._cancel_flag()
@@ -509,6 +510,14 @@ class GameRoom:
         if ended is not None:
             await self._release_engines()
         return following
+
+    def _cancel_stale_searches(self) -> None:
+        """The position changed: a computer move or hint still asked for is no longer wanted, and
+        leaves the engines' queue (a search already running ends at its limit, unheard)."""
+        current = asyncio.current_task()
+        for task in (self._engine_task, self._hint_task):
+            if task is not None and task is not current and not task.done():
+                task.cancel()
 
     def _cancel_flag(self) -> None:
         if self._flag_handle is not None:
@@ -604,7 +613,7 @@ class GameRoom:
                 raise RoomError("no_engine", "no engine is available for hints")
             if self._hint_task is not None and not self._hint_task.done():
                 raise RoomError("busy", "a hint is already being prepared")
-            request = self._request(HINT_LEVEL, movetime=HINT_TIME)
+            request = replace(self._request(HINT_LEVEL, movetime=HINT_TIME), hint=True)
             generation = self.generation
         self._hint_task = asyncio.create_task(self._send_hint(sub, request, generation))
 

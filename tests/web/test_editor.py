@@ -3,6 +3,8 @@ names; solving; refusals of bad bodies."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
@@ -11,12 +13,24 @@ from starlette.testclient import TestClient
 
 from shogiban import Board
 from shogiban.board import position_problems
-from shogiban.web.editor import routes
+from shogiban.web.editor import routes, solver_pool
+from shogiban.web.limits import ConcurrencyLimit, ServerLimits
+
+
+@contextlib.asynccontextmanager
+async def with_solver(app: Starlette) -> AsyncIterator[None]:
+    app.state.solver = solver_pool(ServerLimits())
+    app.state.solving = ConcurrencyLimit(1)
+    try:
+        yield
+    finally:
+        await app.state.solver.close()
 
 
 @pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(Starlette(routes=routes))
+def client() -> Iterator[TestClient]:
+    with TestClient(Starlette(routes=routes, lifespan=with_solver)) as started:
+        yield started
 
 
 def check(client: TestClient, sfen: str) -> dict[str, Any]:

@@ -7,6 +7,7 @@ import contextlib
 import json
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -144,3 +145,26 @@ def test_clients_that_never_read_cannot_grow_the_servers_memory(server: LiveServ
     # 20 silent clients, 120 state and move messages each: bounded by the per-client byte cap
     # (and far less in practice); without it every message stayed queued.
     assert grown < 20 * 4 * 1024 + 50_000, f"the server grew by {grown} KB"
+
+
+def test_concurrent_solves_cannot_starve_the_light_requests(server: LiveServer) -> None:
+    heavy = json.dumps({"sfen": "4k4/9/9/9/9/9/9/9/9 b RB 1", "defender_hand": True})  # runs to its 5 s limit
+    answers: list[tuple[int, float]] = []
+
+    def solve() -> None:
+        status, _, _ = server.post_json("/api/positions/solve", heavy)
+        answers.append((status, time.monotonic()))
+
+    with ThreadPoolExecutor(40) as pool:
+        for _ in range(40):
+            pool.submit(solve)
+        time.sleep(0.5)  # the first solve has started
+        status, check, _ = server.post_json("/api/positions/check", json.dumps({"sfen": "4k4/9/9/9/9/9/9/9/4K4 b - 1"}))
+        checked_at = time.monotonic()
+        assert status == 200
+        assert check["playable"] is True
+    statuses = sorted(status for status, _ in answers)
+    assert statuses.count(200) == 1  # one solve at a time per address
+    assert set(statuses) == {200, 429}
+    solved_at = next(at for status, at in answers if status == 200)
+    assert checked_at < solved_at  # the light request did not wait behind the solver

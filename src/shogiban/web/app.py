@@ -51,7 +51,8 @@ from shogiban.handicaps import HANDICAPS
 from shogiban.web.catalogue import routes as catalogue_routes
 from shogiban.web.connections import Admission, Connection
 from shogiban.web.editor import routes as editor_routes
-from shogiban.web.limits import RateLimiter, ServerLimits, TokenBucket
+from shogiban.web.editor import solver_pool
+from shogiban.web.limits import ConcurrencyLimit, RateLimiter, ServerLimits, TokenBucket
 from shogiban.web.messages import ClientMessage, error_message, parse_client_message
 from shogiban.web.newgame import parse_new_game
 from shogiban.web.pages import STATIC, render_error_page, render_shell
@@ -209,6 +210,8 @@ def create_app(
         usi_name = getattr(usi_service, "name", None)
         cpu = ThreadPoolExecutor(max_workers=2, thread_name_prefix="shogiban-cpu")
         pool = parse_pool or ParsePool(limits.parse_workers, deadline=limits.parse_seconds, memory=limits.parse_memory)
+        solver = solver_pool(limits)
+        app.state.solver, app.state.solving = solver, ConcurrencyLimit(limits.solves_per_address)
         services = Services(store=store, engines=builtin, usi=usi_service, usi_name=usi_name, now=now, cpu=cpu)
         rooms = RoomManager(services)
         state.update(store=store, services=services, rooms=rooms, cpu=cpu, pool=pool)
@@ -232,6 +235,7 @@ def create_app(
                     await service.close()
             if parse_pool is None:
                 await pool.close()
+            await solver.close()
             cpu.shutdown(wait=True)
             store.close()
 

@@ -7,7 +7,9 @@ The page (``static/js/pages/editor.js``) is rule-free: it places pieces and asks
   never move, the side not to move in check, too many pieces of a kind, two kings), each with a
   stable code and its parameters, whether a game can start from it, and the SFEN normalised.
 * ``POST /api/positions/solve`` -- ``{"sfen", "defender_hand"}``: the tsume solver's shortest mate
-  for the side to move (off the event loop, with a time and node limit).
+  for the side to move, in a solver process of its own (:func:`solve_job` in a
+  :class:`~shogiban.web.parsing.ParsePool`, never the threads light requests use), with a time and
+  node limit; one solve at a time per address, a few waiting per server, then ``busy``.
 
 >>> from starlette.applications import Starlette
 >>> from starlette.testclient import TestClient
@@ -19,6 +21,7 @@ The page (``static/js/pages/editor.js``) is rule-free: it places pieces and asks
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -30,9 +33,11 @@ from shogiban.board import Board, position_problems, start_problems
 from shogiban.errors import ShogibanError
 from shogiban.notation.forms import move_forms
 from shogiban.pieces import Color
+from shogiban.web.limits import ConcurrencyLimit, ServerLimits
 from shogiban.web.pages import render_shell
+from shogiban.web.parsing import ParsePool, ParseReply, error_reply
 from shogiban.web.routing import Checked, CheckedRoute
-from shogiban.web.schema import POSITION, RequestError
+from shogiban.web.schema import POSITION, RequestError, encode_json
 
 #: What the solver may spend on an editor's position.
 SOLVE_SECONDS = 5.0
@@ -87,11 +92,43 @@ async def api_check(request: Request, checked: Checked) -> Response:
     return JSONResponse(await run_in_threadpool(check_position, checked.body["sfen"]))
 
 
+@dataclass(frozen=True, slots=True)
+class SolveJob:
+    """A position to solve (picklable: it crosses into the solver process)."""
+
+    sfen: str
+    defender_hand: bool
+
+
+def solve_job(job: SolveJob) -> ParseReply:
+    """Solve *job* (in a solver process) and answer with the finished HTTP body."""
+    try:
+        return ParseReply(200, encode_json(solve_position(job.sfen, job.defender_hand)).encode("utf-8"))
+    except RequestError as error:
+        return error_reply(error.status, error.code, str(error))
+
+
+def solver_pool(limits: ServerLimits) -> ParsePool:
+    """The solver's processes: their deadline is the solver's own limit and a little more."""
+    return ParsePool(limits.solver_workers, handler=solve_job, deadline=SOLVE_SECONDS + 10,
+                     queue=limits.solves_waiting, busy="the solver is busy with other positions: please try again")
+
+
 async def api_solve(request: Request, checked: Checked) -> Response:
     body = checked.body
     defender_hand = body.get("defender_hand")
-    answer = await run_in_threadpool(solve_position, body["sfen"], True if defender_hand is None else defender_hand)
-    return JSONResponse(answer)
+    pool: ParsePool | None = getattr(request.app.state, "solver", None)
+    solving: ConcurrencyLimit | None = getattr(request.app.state, "solving", None)
+    if pool is None or solving is None:
+        raise RequestError("busy", "the solver is not available on this server", 503)
+    address = request.client.host if request.client is not None else "unknown"
+    if not solving.enter(address):
+        raise RequestError("too_fast", "a position of yours is being solved: wait for it first", 429)
+    try:
+        reply = await pool.run(SolveJob(body["sfen"], True if defender_hand is None else defender_hand))
+    finally:
+        solving.leave(address)
+    return Response(reply.body, status_code=reply.status, media_type=reply.media_type)
 
 
 #: The routes the web application mounts.

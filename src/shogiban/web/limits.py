@@ -51,6 +51,12 @@ class ServerLimits:
     """Seconds a record may take to read before its worker is killed."""
     parse_memory: int = 512 * 1024 * 1024
     """Address space of a record worker, bytes."""
+    solver_workers: int = 1
+    """Processes solving the editor's positions (heavy work, never in the pool light requests use)."""
+    solves_waiting: int = 4
+    """Solves that may wait for a solver process (more are answered ``busy``)."""
+    solves_per_address: int = 1
+    """Solves one address may have running or waiting at once."""
     tracked_addresses: int = 10_000
     """Client addresses whose rates are remembered (the least recent are forgotten)."""
 
@@ -103,3 +109,33 @@ class RateLimiter:
         else:
             self._buckets.move_to_end(key)
         return bucket.take(now)
+
+
+class ConcurrencyLimit:
+    """At most *per_key* things at once for one key (a client address).
+
+    >>> limit = ConcurrencyLimit(per_key=1)
+    >>> limit.enter("a"), limit.enter("a"), limit.enter("b")
+    (True, False, True)
+    >>> limit.leave("a"); limit.enter("a")
+    True
+    """
+
+    def __init__(self, per_key: int) -> None:
+        self.per_key = per_key
+        self._held: dict[str, int] = {}
+
+    def enter(self, key: str) -> bool:
+        """Count one more for *key*, or False (nothing counted) when it holds its share."""
+        if self._held.get(key, 0) >= self.per_key:
+            return False
+        self._held[key] = self._held.get(key, 0) + 1
+        return True
+
+    def leave(self, key: str) -> None:
+        """One of *key*'s things ended."""
+        left = self._held.get(key, 0) - 1
+        if left > 0:
+            self._held[key] = left
+        else:
+            self._held.pop(key, None)

@@ -144,7 +144,9 @@ def run_job(job: ParseJob) -> ParseReply:
         return error_reply(422, "bad_record", f"cannot read the record ({type(error).__name__})")
 
 
-Handler = Callable[[ParseJob], ParseReply]
+#: What a worker does with a job: :func:`run_job` for records; other heavy work (the editor's
+#: solver) runs in a pool of its own with its own handler and picklable job.
+Handler = Callable[[Any], ParseReply]
 
 
 def _limit_memory(limit: int | None) -> None:
@@ -228,11 +230,13 @@ class ParsePool:
     :param deadline: seconds a job may take.
     :param memory: a worker's address space, bytes (None: no cap).
     :param queue: requests that may wait for a worker.
+    :param busy: the answer when too many wait.
     """
 
     def __init__(
         self, size: int = DEFAULT_WORKERS, *, handler: Handler = run_job, deadline: float = DEFAULT_DEADLINE,
         memory: int | None = DEFAULT_MEMORY, queue: int = DEFAULT_QUEUE,
+        busy: str = "the server is busy reading other records: please try again",
     ) -> None:
         if size < 1:
             raise ValueError(f"a parse pool needs at least one worker, not {size}")
@@ -241,6 +245,7 @@ class ParsePool:
         self.deadline = deadline
         self.memory = memory
         self.queue = queue
+        self.busy = busy
         self._context = multiprocessing.get_context("spawn")
         self._idle: list[_Worker] = []
         self._all: set[_Worker] = set()
@@ -257,7 +262,7 @@ class ParsePool:
         with self._lock:
             return [w.process.pid for w in self._all if w.process.pid is not None and w.alive]
 
-    async def run(self, job: ParseJob) -> ParseReply:
+    async def run(self, job: Any) -> ParseReply:
         """Do *job* in a worker and return its answer (errors included: this never raises for
         the job's sake)."""
         if self._closed:
@@ -265,12 +270,12 @@ class ParsePool:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.size)
         if self._slots.locked() and self._waiting >= self.queue:
-            return error_reply(503, "busy", "the server is busy reading other records: please try again")
+            return error_reply(503, "busy", self.busy)
         self._waiting += 1
         try:
             await asyncio.wait_for(self._slots.acquire(), timeout=self.deadline)
         except TimeoutError:
-            return error_reply(503, "busy", "the server is busy reading other records: please try again")
+            return error_reply(503, "busy", self.busy)
         finally:
             self._waiting -= 1
         try:
@@ -307,7 +312,7 @@ class ParsePool:
         with self._lock:
             self._all.discard(worker)
 
-    def _call(self, job: ParseJob) -> ParseReply:
+    def _call(self, job: Any) -> ParseReply:
         """In a pool thread: hand *job* to a worker and wait for its answer until the deadline."""
         try:
             worker = self._take()

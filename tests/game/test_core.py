@@ -383,3 +383,26 @@ def test_evolve_rebuilds_the_position_when_its_rules_change() -> None:
     over, _ = apply(adjudicated, Move("7g7e"), 1.0)
     assert over.outcome is not None
     assert over.outcome.termination is Termination.ILLEGAL_MOVE
+
+
+def test_a_24_point_declaration_by_a_person_is_a_draw_as_by_an_engine() -> None:
+    # Issue "One player, one stored game state", bug 4: 24-30 points under the 24-point rule were
+    # refused for a person with an empty reason, while an engine's declaration drew.
+    from shogiban.outcome import EnteringKingRule
+
+    for engines in ((False, False), (True, False)):
+        state = playing(Mode.COMPUTER if engines[0] else Mode.LOCAL, engines=engines, start_sfen=DECLARABLE,
+                        rule=EnteringKingRule.POINTS_24)
+        assert code(state, Role.SYSTEM if engines[0] else Role.BOTH, Declare()) is None
+        over, _ = apply(state, Declare(), 1.0)
+        assert over.outcome is not None
+        assert over.outcome.termination is Termination.ENTERING_KING
+        assert over.outcome.winner is None
+
+
+def test_a_failed_declaration_names_the_unmet_condition_by_its_code() -> None:
+    refused = allowed(playing(), Role.BLACK, Declare())
+    assert refused is not None
+    assert refused.code == "cannot_declare"
+    assert refused.params["reason"] == "king_not_in_camp"
+    assert "not in the enemy camp" in refused.message

@@ -74,7 +74,6 @@ def test_timeout_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["solve", "nonsense"], "'nonsense' is neither an SFEN nor an existing file"),
         (["solve", "9/9/9 b - 1"], "invalid sfen"),
-        (["solve", SEVEN, "--timeout", "0"], "invalid timeout: 0.0"),
         (["solve", "9/9/9/9/4K4/9/9/9/9 b 2R 1"], "no king to mate"),
         (["solve", f"position sfen {SEVEN} moves 1a1b"], "illegal move: '1a1b'"),
     ],
@@ -91,3 +90,11 @@ def test_bad_line_in_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     problems.write_text(f"{SEVEN}\n4k4/9/9 b - 1\n", encoding="utf-8")
     assert main(["solve", str(problems)]) == 1
     assert "at bad.sfen:2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("timeout", ["0", "-1", "nan", "inf", "1e308"])
+def test_a_bad_timeout_is_refused_as_argparse_does(timeout: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["solve", SEVEN, "--timeout", timeout])
+    assert exited.value.code == 2
+    assert "argument --timeout: invalid value" in capsys.readouterr().err

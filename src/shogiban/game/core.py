@@ -176,10 +176,12 @@ def check(state: GameState, action: Action) -> Refusal | None:
         return _move_refusal(state, action)
     if isinstance(action, Declare):
         if not state.tournament:
-            board = state.board()
-            if not board.can_declare_win():
-                _, reason = rules.declaration_result(board, board.entering_king_rule)
-                return _refuse("cannot_declare", f"the declaration would fail: {reason}", reason=reason)
+            # The one status the rules work out: a 24-30 point declaration under the 24-point rule
+            # is a 持将棋 draw, not a failure, whoever declares it.
+            failed = state.board().declaration_status().refusal
+            if failed is not None:
+                return Refusal("cannot_declare", {"reason": failed.code, **failed.params},
+                               f"the declaration would fail: {failed.message}")
         return None
     if isinstance(action, Undo):
         return _undo_refusal(state, action)

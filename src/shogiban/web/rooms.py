@@ -29,9 +29,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from shogiban import game
 from shogiban.board import Board
 from shogiban.errors import EngineError, IllegalMoveError, InvalidMoveError
-from shogiban.game import GameState, Mode, Status
+from shogiban.game import GameDataError, GameState, Mode, Status
 from shogiban.handicaps import handicap_of_sfen
 from shogiban.move import Move
+from shogiban.notation.excerpt import excerpt
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
 from shogiban.pieces import Color
 from shogiban.squares import SQUARE_NAMES
@@ -194,6 +195,9 @@ class GameRoom:
             rule, status=Status(stored.status), moves=tuple(played), clock=clock,
             outcome=_outcome_from_json(stored.outcome),
         ).with_board(board)
+        if stored.state is not None:
+            # The core's own record of what the columns do not hold (a pending 持将棋 proposal ...).
+            self.state = restored_state(stored.state, self.state)
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.thinking = False
@@ -468,6 +472,7 @@ class GameRoom:
         ended = following.outcome if following.status is Status.OVER and not self.state.over else None
         store = self.services.store
         clock = following.clock.to_dict()
+        core = stored_state(following)
         try:
             if labels:
                 move, spent = labels[0]
@@ -475,11 +480,15 @@ class GameRoom:
                     store.store.append_move, self.id, following.ply, move.usi(), spent, clock,
                     status="over" if ended is not None else None,
                     outcome=dict(outcome_info(ended)) if ended is not None else None,  # type: ignore[arg-type]
+                    state=core,
                 )
             elif any(isinstance(e, game.MovesTakenBack) for e in events):
-                await store.run(store.store.truncate, self.id, following.ply, clock)
+                await store.run(store.store.truncate, self.id, following.ply, clock, core)
             elif ended is not None:
-                await store.run(store.store.update, self.id, status="over", outcome=outcome_info(ended), clock=clock)
+                await store.run(store.store.update, self.id, status="over", outcome=outcome_info(ended), clock=clock,
+                                state=core)
+            elif core != stored_state(self.state):  # a proposal made or withdrawn
+                await store.run(store.store.update, self.id, clock=clock, state=core)
         except SQLAlchemyError as error:
             # Not stored, not done: the room keeps the state the database has.
             log.error("game %s: cannot store %r: %s", self.id, action, error)
@@ -884,6 +893,34 @@ class RoomManager:
         """Stop every room's timers and tasks."""
         for room in self.rooms.values():
             room.close()
+
+
+#: The version of :func:`stored_state`'s form.
+STATE_VERSION = 1
+#: What the game row keeps in columns and rows of its own (written in the same transaction).
+_OWN_COLUMNS = ("moves", "clock", "status", "outcome")
+
+
+def stored_state(state: GameState) -> dict[str, Any]:
+    """The part of :meth:`GameState.to_dict` the ``state`` column keeps: all but the moves, the
+    clock, the status and the outcome (see :class:`shogiban.web.store.GameRow`)."""
+    data = state.to_dict()
+    for key in _OWN_COLUMNS:
+        data.pop(key, None)
+    data["version"] = STATE_VERSION
+    return data
+
+
+def restored_state(data: dict[str, Any], columns: GameState) -> GameState:
+    """*columns*' game (rebuilt from the columns and moves) with what the ``state`` column adds.
+
+    :raises GameDataError: for a state of a version this server does not know, or damaged.
+    """
+    if data.get("version") != STATE_VERSION:
+        raise GameDataError(f"stored game state of unknown version {excerpt(data.get('version'))}")
+    whole = {key: value for key, value in data.items() if key != "version"}
+    whole.update((key, value) for key, value in columns.to_dict().items() if key in _OWN_COLUMNS)
+    return GameState.from_dict(whole).with_board(columns.board())
 
 
 def _pause_stored_clock(data: dict[str, Any], until: float, now: float) -> dict[str, Any]:

@@ -72,6 +72,10 @@ class GameRow(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     clock: Mapped[dict[str, Any]] = mapped_column(JSON)
     ply: Mapped[int] = mapped_column(Integer, default=0)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The game core's state (:meth:`shogiban.game.GameState.to_dict`, versioned) without its
+    moves, clock, status and outcome, which have columns and rows of their own and are written in
+    the same transaction; None for a game stored before it existed (rebuilt from the columns)."""
 
 
 class MoveRow(Base):
@@ -112,6 +116,8 @@ class StoredGame:
     """``(usi, milliseconds spent)`` per move."""
     invite: str | None = None
     """The invitation to the open seat of a friend's game, until it is used."""
+    state: dict[str, Any] | None = None
+    """The rest of the game core's state (see :attr:`GameRow.state`)."""
 
 
 def default_database_url() -> str:
@@ -185,7 +191,7 @@ class GameStore:
                     id=game.id, created_at=game.created_at, updated_at=now, start_sfen=game.start_sfen,
                     settings=game.settings, seats=game.seats, black_token=game.tokens[0],
                     white_token=game.tokens[1], invite_token=game.invite, status=game.status, outcome=game.outcome,
-                    clock=game.clock, ply=len(game.moves),
+                    clock=game.clock, ply=len(game.moves), state=game.state,
                 )
             )
             session.flush()
@@ -205,16 +211,19 @@ class GameStore:
                 id=row.id, start_sfen=row.start_sfen, settings=dict(row.settings), seats=list(row.seats),
                 tokens=[row.black_token, row.white_token], status=row.status, clock=dict(row.clock),
                 created_at=row.created_at, outcome=row.outcome, moves=[(m.usi, m.spent_ms) for m in moves],
-                invite=row.invite_token,
+                invite=row.invite_token, state=None if row.state is None else dict(row.state),
             )
 
     def append_move(
         self, game_id: str, ply: int, usi: str, spent_ms: int, clock: dict[str, Any], *,
-        status: str | None = None, outcome: dict[str, Any] | None = None,
+        status: str | None = None, outcome: dict[str, Any] | None = None, state: dict[str, Any] | None = None,
     ) -> None:
-        """Record move number *ply* and the clock after it (and the end, if it ended the game)."""
+        """Record move number *ply* and the clock after it (and the end, if it ended the game, and
+        the core's *state* when given)."""
         now = time.time()
         values: dict[str, Any] = {"clock": clock, "ply": ply, "updated_at": now}
+        if state is not None:
+            values["state"] = state
         if status is not None:
             values["status"] = status
             values["outcome"] = outcome
@@ -222,15 +231,16 @@ class GameStore:
             session.add(MoveRow(game_id=game_id, ply=ply, usi=usi, spent_ms=spent_ms, played_at=now))
             session.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
 
-    def truncate(self, game_id: str, ply: int, clock: dict[str, Any]) -> None:
-        """Delete the moves after *ply* (undo) and store the clock; the game goes on."""
+    def truncate(self, game_id: str, ply: int, clock: dict[str, Any], state: dict[str, Any] | None = None) -> None:
+        """Delete the moves after *ply* (undo) and store the clock (and the core's *state*); the
+        game goes on."""
+        values: dict[str, Any] = {"ply": ply, "clock": clock, "status": "playing", "outcome": None,
+                                  "updated_at": time.time()}
+        if state is not None:
+            values["state"] = state
         with self._session.begin() as session:
             session.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply > ply))
-            session.execute(
-                update(GameRow).where(GameRow.id == game_id).values(
-                    ply=ply, clock=clock, status="playing", outcome=None, updated_at=time.time()
-                )
-            )
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
 
     def update(self, game_id: str, **values: Any) -> None:
         """Set columns of a game (``status``, ``outcome``, ``clock``, ``seats``, tokens)."""
@@ -292,7 +302,7 @@ class GameStore:
 #: Columns added to ``games`` after databases were first created, with their SQL types: a server
 #: started on an older database adds them (``ALTER TABLE ... ADD COLUMN``, which SQLite and
 #: PostgreSQL both know).  New columns are nullable, so old rows stay valid.
-ADDED_COLUMNS: dict[str, str] = {"invite_token": "VARCHAR(64)"}
+ADDED_COLUMNS: dict[str, str] = {"invite_token": "VARCHAR(64)", "state": "JSON"}
 
 
 def add_missing_columns(engine: Engine) -> list[str]:

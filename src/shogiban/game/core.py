@@ -215,8 +215,10 @@ def _move_refusal(state: GameState, action: Move) -> Refusal | None:
         return _refuse("invalid_move", str(error), usi=action.usi)
     if board.is_legal(move):
         return None
-    code, reason = rules.illegal_reason(board, move) or ("illegal", "illegal move")
-    return _refuse(code, f"illegal move: {action.usi!r} ({reason})", usi=action.usi)
+    refused = rules.check_move(board, move) or Refusal("illegal", {}, "illegal move")
+    # Every parameter the rules give (file, squares, piece), so a front end can say which file.
+    return Refusal(refused.code, {**refused.params, "usi": action.usi},
+                   f"illegal move: {action.usi!r} ({refused.message})")
 
 
 def apply(state: GameState, action: Action, now: float) -> tuple[GameState, list[Event]]:

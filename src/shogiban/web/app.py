@@ -33,7 +33,7 @@ import contextlib
 import importlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import urlsplit
@@ -132,7 +132,8 @@ def _reply_response(reply: ParseReply) -> Response:
 
 def _error_of(error: Exception) -> dict[str, Any]:
     _, code, message = classify(error)
-    return dict(error_message(code, message))
+    params = getattr(error, "params", None)
+    return dict(error_message(code, message, params if isinstance(params, Mapping) else None))
 
 
 async def _dispatch(room: GameRoom, connection: Connection, message: ClientMessage) -> None:

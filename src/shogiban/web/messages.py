@@ -18,8 +18,10 @@ of the game), ``move`` (one move and the new position), ``hint``, ``presence``, 
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from collections.abc import Mapping
+from typing import Any, Literal, NotRequired, TypedDict
 
+from shogiban.squares import SQUARE_NAMES
 from shogiban.web.schema import MAX_MESSAGE_BYTES, RequestError, decode_message
 
 #: Longest client message accepted, in bytes.
@@ -214,11 +216,21 @@ class ErrorMessage(TypedDict):
     type: Literal["error"]
     code: str
     message: str
+    params: NotRequired[dict[str, str | int]]
 
 
-def error_message(code: str, message: str) -> ErrorMessage:
-    """An ``error`` message."""
-    return {"type": "error", "code": code, "message": message}
+def error_message(code: str, message: str, params: Mapping[str, str | int] | None = None) -> ErrorMessage:
+    """An ``error`` message; a refusal's *params* go with it, squares as names (``"5e"``), so the
+    page can say which file or square in the reader's language."""
+    error: ErrorMessage = {"type": "error", "code": code, "message": message}
+    if params:
+        error["params"] = {name: SQUARE_NAMES[value] if name in _SQUARE_PARAMS and isinstance(value, int)
+                           and 0 <= value < 81 else value for name, value in params.items()}
+    return error
+
+
+#: Refusal parameters that name a square (the rules give them as numbers).
+_SQUARE_PARAMS = frozenset({"square", "from_square", "to_square"})
 
 
 # -- parsing ------------------------------------------------------------------------------------

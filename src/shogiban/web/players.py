@@ -109,7 +109,8 @@ class ThinkResult:
     pv: tuple[str, ...] = field(default_factory=tuple)
     """Expected line."""
     illegal: str | None = None
-    """What the engine sent when it was not a legal move (the engine loses the game)."""
+    """The engine's text when it was not a legal move (the engine loses the game): the core names
+    the move and why it is illegal."""
 
 
 class Thinker(Protocol):
@@ -356,7 +357,8 @@ class UsiEngines:
             try:
                 result = await engine.play(board, limit)
             except EngineMoveError as error:
-                return ThinkResult(move=None, illegal=f"{error.text!r} ({error})")
+                # The engine's own text: the game core reads it and names the move and why it is illegal.
+                return ThinkResult(move=None, illegal=error.text)
             except EngineError:
                 await self.release(request.game_id)
                 raise

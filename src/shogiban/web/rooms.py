@@ -18,7 +18,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -67,10 +67,12 @@ class RoomError(ValueError):
     """A refused request; nothing changed.  ``code`` is stable (the client translates it);
     ``status`` is the HTTP status when the request came over HTTP."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, *,
+                 params: Mapping[str, str | int] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.status = status
+        self.params: Mapping[str, str | int] = params or {}
 
 
 class Subscriber(Protocol):
@@ -451,8 +453,8 @@ class GameRoom:
         if refusal.code == "invalid_move":
             raise InvalidMoveError(refusal.message)
         if isinstance(action, game.Move) and refusal.code not in _ROOM_CODES:
-            raise IllegalMoveError(refusal.message, refusal.code)
-        raise RoomError(refusal.code, refusal.message)
+            raise IllegalMoveError(refusal.message, refusal=refusal)
+        raise RoomError(refusal.code, refusal.message, params=refusal.params)
 
     async def _act(self, action: game.Action, *, adjudicate: bool = False) -> game.GameState:
         """Apply *action* now: compute the next state, store it, and only then make it the room's

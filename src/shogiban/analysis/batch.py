@@ -93,15 +93,16 @@ class EngineSpec:
         return cls(command=command)
 
     @classmethod
-    def auto(cls, environ: Mapping[str, str] | None = None, known: Sequence[str] = KNOWN_ENGINES) -> EngineSpec:
-        """The engine ``auto`` names (see the class docstring); *environ* default: ``os.environ``.
+    def auto(cls, environ: Mapping[str, str] | None = None, known: Sequence[str] | None = None) -> EngineSpec:
+        """The engine ``auto`` names (see the class docstring); *environ* default: ``os.environ``,
+        *known* default: :data:`KNOWN_ENGINES`.
 
         :raises EngineSpecError: for a variable that is not a command line.
         """
         configured = (os.environ if environ is None else environ).get(ENGINE_VARIABLE, "").strip()
         if configured and configured != "auto":
             return cls.parse(configured)  # a command line, or builtin[:LEVEL]
-        for path in known:
+        for path in KNOWN_ENGINES if known is None else known:
             if os.path.isfile(path) and os.access(path, os.X_OK):
                 return cls(command=(path,))
         return cls()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from shogiban.board import Board
 from shogiban.engines import InfoDict, Limit, SimpleEngine
+from shogiban.move import Move
 
 
 class CountingEngine:
@@ -18,9 +21,11 @@ class CountingEngine:
     def name(self) -> str:
         return self.engine.name
 
-    def analyse(self, board: Board, limit: Limit, *, multipv: int) -> list[InfoDict]:
+    def analyse(
+        self, board: Board, limit: Limit, *, multipv: int, searchmoves: Sequence[Move] | None = None,
+    ) -> list[InfoDict]:
         self.calls.append(board.sfen(move_number=False))
-        return self.engine.analyse(board, limit, multipv=multipv)
+        return self.engine.analyse(board, limit, multipv=multipv, searchmoves=searchmoves)
 
     def new_game(self) -> None:
         self.new_games += 1

@@ -74,26 +74,28 @@ def test_a_cache_hit_avoids_a_search(engine: SimpleEngine) -> None:
     cache = AnalysisCache()
     game = read_game(BISHOP_GIFT)
     first = Analyser(counting, Limit(depth=2), cache=cache).game(game)
-    assert len(counting.calls) == 5
+    # 5 positions, then the gift's position before to depth 4: alone, and with searchmoves.
+    assert len(counting.calls) == 7
     second = Analyser(counting, Limit(depth=2), cache=cache).game(game)
-    assert len(counting.calls) == 5  # nothing searched again
-    assert cache.hits == 5
+    assert len(counting.calls) == 7  # nothing searched again
+    assert cache.hits == 7
     assert [p.score for _, p in second.mainline_positions()] == [p.score for _, p in first.mainline_positions()]
+    assert [m.label for m in second.mainline_moves()] == [m.label for m in first.mainline_moves()]
     # Another limit is another entry.
     Analyser(counting, Limit(depth=1), cache=cache).position(Board())
-    assert len(counting.calls) == 6
+    assert len(counting.calls) == 8
     # The same position at another ply is the same entry (the move number is not in the key).
     board = Board()
     for usi in ("2h3h", "8b7b", "3h2h", "7b8b"):
         board.push(Move.from_usi(usi))
     analyse_position(counting, board, Limit(depth=1), cache=cache)
-    assert len(counting.calls) == 6
+    assert len(counting.calls) == 8
 
 
 def test_independent_searches_start_from_a_fresh_engine(engine: SimpleEngine) -> None:
     counting = CountingEngine(engine)
     Analyser(counting, Limit(depth=1), independent=True).game(read_game(BISHOP_GIFT))
-    assert counting.new_games == len(counting.calls) == 5
+    assert counting.new_games == len(counting.calls) == 7  # 5 positions, 2 to confirm the gift
 
 
 def test_multipv_lines_best_first(engine: SimpleEngine) -> None:

@@ -212,3 +212,59 @@ def test_the_workers_die_with_the_command(tmp_path: Path, shared_data: Path) -> 
     finally:
         if parent.poll() is None:
             parent.kill()
+
+
+def test_engine_auto_prefers_the_configured_engine(tmp_path: Path) -> None:
+    from shogiban.analysis.batch import EngineSpec
+
+    assert EngineSpec.auto({"SHOGIBAN_ENGINE": "/opt/engine --flag"}, known=()) == EngineSpec(
+        command=("/opt/engine", "--flag"))
+    assert EngineSpec.auto({"SHOGIBAN_ENGINE": "builtin:3"}, known=()) == EngineSpec(level=3)
+    program = tmp_path / "engine"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    not_executable = tmp_path / "plain"
+    not_executable.write_text("")
+    assert EngineSpec.auto({}, known=(str(not_executable), str(program))) == EngineSpec(command=(str(program),))
+    assert EngineSpec.auto({"SHOGIBAN_ENGINE": " "}, known=(str(tmp_path / "missing"),)) == EngineSpec()
+    assert EngineSpec.auto({"SHOGIBAN_ENGINE": "auto"}, known=()) == EngineSpec()  # no loop
+
+
+def test_engine_auto_runs_the_configured_usi_engine_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    source = tmp_path / "gift.csa"
+    source.write_text(GIFT)
+    monkeypatch.setenv("SHOGIBAN_ENGINE", f"{sys.executable} -m shogiban.usi.server")
+    out = tmp_path / "gift-analysis.kif"
+    assert main(["analyse", str(source), str(out), "--engine", "auto", "--depth", "2", "--json", "--no-cache"]) == 0
+    captured = capsys.readouterr()
+    (game,) = _json_lines(captured.out)
+    jsonschema.validate(game, _schema())
+    assert game["engine"] == f"shogiban {__version__}"  # the USI engine's id name
+    assert (game["limit"], game["confirm_limit"]) == ("depth 2", "depth 4")
+    assert f"shogiban {__version__}" in captured.err
+    assert "depth 2" in captured.err
+    assert f"#解析=shogiban {__version__}; depth 2; 再探索 depth 4" in read_game_file(out).root.comment
+
+
+def test_the_built_in_engine_is_named_with_its_level_everywhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from shogiban.analysis import batch
+
+    monkeypatch.delenv("SHOGIBAN_ENGINE", raising=False)
+    monkeypatch.setattr(batch, "KNOWN_ENGINES", ())  # auto falls back to the built-in engine
+    source = tmp_path / "gift.csa"
+    source.write_text(GIFT)
+    assert main(["analyse", str(source), "--engine", "auto", "--depth", "2", "--json", "--no-cache"]) == 0
+    captured = capsys.readouterr()
+    (game,) = _json_lines(captured.out)
+    assert game["engine"] == "shogiban built-in level 8"
+    assert "shogiban built-in level 8" in captured.err
+    assert "candidate mistakes re-searched: depth 4" in " ".join(captured.err.split())
+    record = read_game_file(tmp_path / "gift-analysis.csa")
+    assert "#解析=shogiban built-in level 8; depth 2; 再探索 depth 4" in record.root.comment
+    # Read back, the record's analysis keeps its label (the header line is no position's analysis).
+    again = analysis_from_game(read_game_file(tmp_path / "gift-analysis.csa"))
+    assert [m.label.value if m.label else None for m in again.mainline_moves()][2] == "blunder"

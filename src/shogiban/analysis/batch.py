@@ -16,7 +16,7 @@ import os
 import queue
 import shlex
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -48,9 +48,21 @@ class EngineSpecError(ShogibanError):
     code = "bad_option"
 
 
+#: The environment variable ``--engine auto`` takes a USI engine's command line from.
+ENGINE_VARIABLE = "SHOGIBAN_ENGINE"
+#: Where ``--engine auto`` looks for a USI engine when the variable is not set (Debian's package).
+KNOWN_ENGINES = ("/usr/games/fairy-stockfish",)
+
+
 @dataclass(frozen=True, slots=True)
 class EngineSpec:
-    """Which engine to run: ``builtin`` / ``builtin:LEVEL``, or a USI engine's command line."""
+    """Which engine to run: ``builtin`` / ``builtin:LEVEL``, ``auto``, or a USI engine's command line.
+
+    ``auto`` is the strongest engine at hand: the engine ``$SHOGIBAN_ENGINE`` names when it is
+    set (a USI engine's command line, or ``builtin[:LEVEL]``), else the first of :data:`KNOWN_ENGINES`
+    that is an executable file, else the built-in engine at level 8.  It is resolved when
+    parsed, so every worker runs the same engine.
+    """
 
     command: tuple[str, ...] = ()
     """The USI engine's command (empty for the built-in engine)."""
@@ -63,6 +75,8 @@ class EngineSpec:
 
         :raises EngineSpecError: for a bad level or an empty command.
         """
+        if text == "auto":
+            return cls.auto()
         name, _, level = text.partition(":")
         if name == "builtin":
             if not level:
@@ -78,9 +92,29 @@ class EngineSpec:
             raise EngineSpecError("empty engine command")
         return cls(command=command)
 
+    @classmethod
+    def auto(cls, environ: Mapping[str, str] | None = None, known: Sequence[str] | None = None) -> EngineSpec:
+        """The engine ``auto`` names (see the class docstring); *environ* default: ``os.environ``,
+        *known* default: :data:`KNOWN_ENGINES`.
+
+        :raises EngineSpecError: for a variable that is not a command line.
+        """
+        configured = (os.environ if environ is None else environ).get(ENGINE_VARIABLE, "").strip()
+        if configured and configured != "auto":
+            return cls.parse(configured)  # a command line, or builtin[:LEVEL]
+        for path in KNOWN_ENGINES if known is None else known:
+            if os.path.isfile(path) and os.access(path, os.X_OK):
+                return cls(command=(path,))
+        return cls()
+
     @property
     def builtin(self) -> bool:
         return not self.command
+
+    def display_name(self, name: str) -> str:
+        """The name outputs give the engine: a USI engine's ``id name`` (*name*), or
+        ``shogiban built-in level N``."""
+        return f"shogiban built-in level {self.level}" if self.builtin else name
 
     def start(self) -> Any:
         """Start the engine (a :class:`~shogiban.engines.SimpleEngine`)."""
@@ -207,7 +241,7 @@ def analyse_file(
         game = read_game(text, format=detect_format(text, job.source.name), limits=limits)
         del data
         analyser = Analyser(engine, options.limit, multipv=options.multipv, cache=cache, engine_id=engine_id,
-                            independent=True)
+                            engine_name=options.engine.display_name(engine.name), independent=True)
         analysis = analyser.game(game, lines=options.lines, progress=progress, cancel=cancel,
                                  max_positions=options.max_positions)
         fmt = _output_format(job, text)
@@ -345,6 +379,8 @@ def _run_here(
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_POSITIONS",
+    "ENGINE_VARIABLE",
+    "KNOWN_ENGINES",
     "RECORD_SUFFIXES",
     "BatchOptions",
     "EngineSpec",

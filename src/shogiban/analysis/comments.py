@@ -9,7 +9,11 @@ after the move (its line starts with the opponent's reply); the move's label com
     #読み筋=△３三同角▲７八銀
     #深さ=3
     #ノード数=915
-    #エンジン=shogiban 0.1.0
+    #エンジン=shogiban built-in level 8
+
+The start position's comment also says which engine and limit judged the game (the limit of
+the re-search of candidate mistakes too): ``#解析=shogiban built-in level 8; depth 6; 再探索
+depth 8``.
 
 ``#評価値`` is from sente's side; a mate is ``#詰み=先手勝ち:5手`` (or ``後手勝ち``; no distance
 when unknown) instead of the situation word and ``#評価値``.  The situation word follows the
@@ -62,7 +66,7 @@ SITUATION_WORDS = frozenset([word for _, word, _ in SITUATIONS] + [_LOWEST[0]])
 FLOODGATE_MATE = 30000
 """The score floodgate comments give a mate (sente's side: + sente mates)."""
 
-_KEYS = "評価値|詰み|読み筋|深さ|ノード数|エンジン"
+_KEYS = "評価値|詰み|読み筋|深さ|ノード数|エンジン|解析"
 _SHOGIHOME_LINE = re.compile(rf"^([#*])({_KEYS})=(.*)$")
 _LABEL_LINE = re.compile(r"^【(緩手|疑問手|悪手|大悪手)】$")
 _FLOODGATE_LINE = re.compile(r"^\* ?([+-]?\d+)(?:\s+(.*))?$")
@@ -169,8 +173,22 @@ def annotate_game(analysis: GameAnalysis, *, style: str = "shogihome", csa_nodes
         else:
             line = floodgate_line(position, board, nodes=csa_nodes)
             block = ([f"【{label.japanese}】"] if label is not None else []) + ([line] if line else [])
+        if node is analysis.game.root:
+            block = [*block, *header_lines(analysis)]
         rest = strip_analysis(node.comment)
         node.comment = "\n".join(block + ([rest] if rest else []))
+
+
+def header_lines(analysis: GameAnalysis) -> list[str]:
+    """The start position's line saying which engine and limit judged the game:
+    ``#解析=shogiban built-in level 8; depth 6; 再探索 depth 8`` (in both styles).  None for an
+    analysis read from a record (its limit is not known): the record is written back as it was."""
+    if analysis.limit is None:
+        return []
+    parts = [analysis.engine or "?", analysis.limit]
+    if analysis.confirm_limit:
+        parts.append(f"再探索 {analysis.confirm_limit}")
+    return ["#解析=" + "; ".join(parts)]
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -329,6 +347,7 @@ __all__ = [
     "annotate_game",
     "floodgate_line",
     "format_pv",
+    "header_lines",
     "is_analysis_line",
     "position_from_comment",
     "shogihome_lines",

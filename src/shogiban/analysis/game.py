@@ -1,6 +1,17 @@
 """A game's analysis: :class:`GameAnalysis` holds a :class:`PositionAnalysis` for each node of
 the record that was analysed and a :class:`MoveAnalysis` for each move between two of them.
 
+How a move's loss is measured (:func:`judge_move`), in this order:
+
+1. a :class:`Confirmation` (the position before re-searched to a larger limit, see
+   :class:`~shogiban.analysis.Analyser`): the best line's score minus the played move's, both
+   from that search;
+2. else, when the move played is one of the position's MultiPV lines: the best line's score
+   minus that line's, both from the same search;
+3. else the best line's score minus the score of the position after the move.
+
+A move that is the best line's first move loses nothing.
+
 Key moments are the moves of the main line with the largest swings of sente's win rate (of at
 least 5 points).
 """
@@ -20,7 +31,7 @@ from shogiban.analysis.classify import (
     missed_mate,
     move_accuracy,
 )
-from shogiban.analysis.positions import PositionAnalysis, score_to_json
+from shogiban.analysis.positions import Line, PositionAnalysis, score_to_json
 from shogiban.board import Board
 from shogiban.engines.score import DEFAULT_WIN_RATE, WinRateModel
 from shogiban.errors import ShogibanError
@@ -48,6 +59,10 @@ class MoveAnalysis:
     missed_mate: bool
     accuracy: float
     """The move's accuracy, 0..100 (see :func:`~shogiban.analysis.classify.move_accuracy`)."""
+    first_loss: float | None = None
+    """The loss measured by the first searches, when a :class:`Confirmation` replaced it."""
+    confirmation: Confirmation | None = field(default=None, repr=False)
+    """The re-search that decided the loss and the label, if the move was a candidate mistake."""
 
     @property
     def best_move(self) -> Move | None:
@@ -66,12 +81,69 @@ class MoveAnalysis:
         return sign * (self.win_rate_after - self.win_rate_before)
 
 
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """A candidate mistake's position before, searched again to a larger *limit*: its best line
+    and the played move's line, both from one search where the engine allows it (scores are
+    sente's, as in :class:`Line`)."""
+
+    limit: str
+    """The larger limit, as text (``depth 8``)."""
+    best: Line
+    played: Line
+    same_search: bool = True
+    """Whether both lines come from one search (MultiPV, or ``searchmoves`` with the best move
+    and the move played); else *played* is the search of the position after the move."""
+
+    def loss(self, mover: Color, model: WinRateModel = DEFAULT_WIN_RATE) -> float:
+        """The mover's loss of win rate by this search (0 when the move played is its best)."""
+        if self.best.pv and self.played.pv and self.best.pv[0] == self.played.pv[0]:
+            return 0.0
+        sign = 1 if mover == Color.BLACK else -1
+        best = model.win_rate(self.best.score if sign > 0 else -self.best.score)
+        played = model.win_rate(self.played.score if sign > 0 else -self.played.score)
+        return max(0.0, best - played)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"limit": self.limit, "best": self.best.to_json(), "played": self.played.to_json(),
+                "same_search": self.same_search}
+
+
+def played_line(before: PositionAnalysis, move: Move) -> Line | None:
+    """The line of *before*'s search that starts with *move*, if the search gave one."""
+    return next((line for line in before.lines if line.pv and line.pv[0] == move), None)
+
+
+def first_loss(before: PositionAnalysis, after: PositionAnalysis, move: Move,
+               model: WinRateModel = DEFAULT_WIN_RATE) -> float | None:
+    """The loss by the first searches (steps 2 and 3 of the module docstring), None if a score
+    is unknown."""
+    mover = before.turn
+    score_before = before.pov(mover)
+    if score_before is None:
+        return None
+    if before.best_move == move:
+        return 0.0
+    line = played_line(before, move)
+    if line is not None:
+        played = line.score if mover == Color.BLACK else -line.score
+    else:
+        after_score = after.pov(mover)
+        if after_score is None:
+            return None
+        played = after_score
+    return max(0.0, model.win_rate(score_before) - model.win_rate(played))
+
+
 def judge_move(
     node: GameNode, before: PositionAnalysis, after: PositionAnalysis, *,
     model: WinRateModel = DEFAULT_WIN_RATE, thresholds: Thresholds = DEFAULT_THRESHOLDS, ply: int | None = None,
+    confirmation: Confirmation | None = None,
 ) -> MoveAnalysis | None:
     """The judgment of *node*'s move between the analyses of the positions around it, or None
-    if either score is unknown.  *ply* is the node's, when known (else counted)."""
+    if either score is unknown.  *ply* is the node's, when known (else counted).  With a
+    *confirmation* the loss, the label and a missed mate are that search's (see the module
+    docstring)."""
     move = node.move
     if move is None:
         return None
@@ -80,13 +152,22 @@ def judge_move(
     if score_before is None or score_after is None:
         return None
     rate_before, rate_after = model.win_rate(score_before), model.win_rate(score_after)
+    loss = first_loss(before, after, move, model)
+    assert loss is not None
     best = before.best_move == move
-    loss = 0.0 if best else max(0.0, rate_before - rate_after)
+    missed = not best and missed_mate(score_before, score_after)
+    earlier: float | None = None
+    if confirmation is not None:
+        earlier, loss = loss, confirmation.loss(mover, model)
+        sign = 1 if mover == Color.BLACK else -1
+        confirmed_best = confirmation.best.score if sign > 0 else -confirmation.best.score
+        confirmed_played = confirmation.played.score if sign > 0 else -confirmation.played.score
+        missed = loss > 0 and missed_mate(confirmed_best, confirmed_played)
     return MoveAnalysis(
         node=node, ply=node.ply() if ply is None else ply, move=move, mover=mover, before=before, after=after,
         win_rate_before=rate_before, win_rate_after=rate_after, loss=loss,
-        label=classify(loss, thresholds), missed_mate=not best and missed_mate(score_before, score_after),
-        accuracy=move_accuracy(loss),
+        label=classify(loss, thresholds), missed_mate=missed, accuracy=move_accuracy(loss),
+        first_loss=earlier, confirmation=confirmation,
     )
 
 
@@ -103,6 +184,8 @@ class GameAnalysis:
         model: WinRateModel = DEFAULT_WIN_RATE,
         thresholds: Thresholds = DEFAULT_THRESHOLDS,
         cancelled: bool = False,
+        confirmations: Mapping[GameNode, Confirmation] | None = None,
+        confirm_limit: str | None = None,
     ) -> None:
         self.game = game
         self.positions: dict[GameNode, PositionAnalysis] = dict(positions)
@@ -113,7 +196,11 @@ class GameAnalysis:
         self.model = model
         self.thresholds = thresholds
         self.cancelled = cancelled
-        """The analysis was stopped before the end: some positions are missing."""
+        """The analysis was stopped before the end: some positions are missing (and candidate
+        mistakes may be left unconfirmed)."""
+        self.confirm_limit = confirm_limit
+        """The larger limit candidate mistakes were searched again to, as text (None: no re-search)."""
+        self.confirmations: dict[GameNode, Confirmation] = dict(confirmations or {})
         self.moves: dict[GameNode, MoveAnalysis] = {}
         """The judgment of each move whose positions before and after were analysed."""
         plies = plies_of(self.positions)
@@ -122,7 +209,7 @@ class GameAnalysis:
             if parent is None or node.move is None or parent not in self.positions:
                 continue
             judged = judge_move(node, self.positions[parent], after, model=model, thresholds=thresholds,
-                                ply=plies[node])
+                                ply=plies[node], confirmation=self.confirmations.get(node))
             if judged is not None:
                 self.moves[node] = judged
 
@@ -197,6 +284,9 @@ class GameAnalysis:
                 entry["label"] = judged.label.value if judged.label else None
                 entry["missed_mate"] = judged.missed_mate
                 entry["accuracy"] = round(judged.accuracy, 2)
+                if judged.confirmation is not None:
+                    entry["first_loss"] = None if judged.first_loss is None else round(judged.first_loss, 4)
+                    entry["confirmation"] = judged.confirmation.to_json()
             positions.append(entry)
         players: dict[str, Any] = {}
         for color, side in ((Color.BLACK, "black"), (Color.WHITE, "white")):
@@ -213,6 +303,7 @@ class GameAnalysis:
             "name": name,
             "engine": self.engine,
             "limit": self.limit,
+            "confirm_limit": self.confirm_limit,
             "cancelled": self.cancelled,
             "positions": positions,
             "players": players,
@@ -242,7 +333,7 @@ def nodes_to_analyse(game: Game, lines: str = "main", *, max_positions: int | No
             continue
         if max_positions is not None and len(nodes) >= max_positions:
             raise AnalysisLimitError(
-                f"too many positions to analyse: more than {max_positions} (the limit; see max_positions)")
+                f"too many positions to analyse: more than {max_positions} (the limit; see --max-positions)")
         nodes.append(node)
     return nodes
 
@@ -303,11 +394,14 @@ def plies_of(nodes: Iterable[GameNode]) -> dict[GameNode, int]:
 
 __all__ = [
     "AnalysisLimitError",
+    "Confirmation",
     "GameAnalysis",
     "MoveAnalysis",
     "boards_of",
+    "first_loss",
     "iter_boards",
     "judge_move",
     "nodes_to_analyse",
+    "played_line",
     "plies_of",
 ]

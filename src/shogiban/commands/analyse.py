@@ -5,8 +5,10 @@
     shogiban analyse games/ out/ --jobs 4          # a folder, in 4 worker processes
     shogiban analyse game.kif --json --nodes 20000 # one JSON object per game on standard output
     shogiban analyse game.kif --engine "/usr/bin/yaneuraou" --movetime 1 --multipv 3
+    shogiban analyse game.kif --engine auto        # $SHOGIBAN_ENGINE, else fairy-stockfish, else built-in
 
-Every position of the main line (``--all-lines``: of every line) is searched to the limit;
+Every position of the main line (``--all-lines``: of every line) is searched to the limit,
+and the position before each candidate mistake again to a larger limit, which decides its label;
 the record is written with the analysis in its comments (ShogiHome's form in KIF, KI2 and
 JKF, floodgate's ``'**`` lines in CSA) in the input's format unless OUT's suffix names
 another, with an evaluation graph (SVG) beside it and a summary per game.  Positions and
@@ -65,7 +67,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("input", type=Path, help="a record file, or a folder of records")
     p.add_argument("output", type=Path, nargs="?",
                    help="output file or folder (default: NAME-analysis.EXT, FOLDER-analysis/)")
-    p.add_argument("--engine", default="builtin", help="builtin, builtin:LEVEL (1..8) or a USI engine's command")
+    p.add_argument("--engine", default="builtin",
+                   help="builtin, builtin:LEVEL (1..8), a USI engine's command, or auto: $SHOGIBAN_ENGINE if set, "
+                        "else /usr/games/fairy-stockfish if installed, else the built-in engine")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--movetime", type=float_in(0.0, MAX_MOVETIME, low_open=True), metavar="S",
                        help=f"seconds per position (above 0, at most {MAX_MOVETIME:g})")
@@ -184,5 +188,8 @@ def _report(result: FileResult, args: argparse.Namespace, console: Any, language
         moments = ", ".join(f"{ply}. {moves.get(ply)}" for ply in result.data["key_moments"])
         console.print(translate("analysis.summary.key_moments", language,
                                 moves=moments or translate("analysis.summary.none", language)), highlight=False)
+        limit = str(result.data.get("limit"))
+        if result.data.get("confirm_limit"):
+            limit += f" (candidate mistakes re-searched: {result.data['confirm_limit']})"
         console.print(translate("analysis.summary.engine", language, engine=result.data.get("engine"),
-                                limit=result.data.get("limit")), highlight=False)
+                                limit=limit), highlight=False)

@@ -28,6 +28,7 @@ from shogiban.kifu.comments import restore_illegal_moves, result_comment
 from shogiban.kifu.csa import CSA_PIECES, PIECE_OF_CSA
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
+from shogiban.kifu.headers import PLAYER_KEYS
 from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
 from shogiban.kifu.results import csa_token, make_result
@@ -35,6 +36,7 @@ from shogiban.kifu.walk import LineWalk, Step
 from shogiban.move import Move
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.japanese import make_ki2_move
+from shogiban.notation.safetext import clean_text, one_line, text_lines
 from shogiban.sfen import make_sfen, parse_sfen
 from shogiban.squares import make_square, square_file, square_rank
 
@@ -354,9 +356,11 @@ def write_jkf(game: Game, *, indent: int | None = None, losses: list[Loss] | Non
 def jkf_object(game: Game, *, losses: list[Loss] | None = None) -> dict[str, Any]:
     """*game* as a JKF object (``header``, ``initial``, ``moves``); *losses* as for :func:`write_jkf`."""
     record: dict[str, Any] = {"header": {}}
+    # JSON escapes every control character, but programs turn JKF into KIF or CSA lines: keys
+    # and values are cleaned as every writer cleans them (shogiban.notation.safetext).
     for key, value in game.headers.pairs():
         if key != "手合割":
-            record["header"][key] = value
+            record["header"][one_line(key)] = one_line(value) if key in PLAYER_KEYS else clean_text(value)
     sfen = game.start_sfen
     handicap = handicap_of_sfen(sfen)
     if handicap is not None and sfen.split()[3] == "1":
@@ -364,11 +368,11 @@ def jkf_object(game: Game, *, losses: list[Loss] | None = None) -> dict[str, Any
         record["initial"] = {"preset": _PRESET_OF_NAME[handicap.japanese]}
     else:
         if "手合割" in game.headers:
-            record["header"]["手合割"] = game.headers["手合割"]
+            record["header"]["手合割"] = one_line(game.headers["手合割"])
         record["initial"] = {"preset": "OTHER", "data": _custom(sfen)}
     first: dict[str, Any] = {}
     if game.root.comment:
-        first["comments"] = game.root.comment.split("\n")
+        first["comments"] = text_lines(game.root.comment)
     record["moves"] = [first, *_MovesWriter(game, losses).items()]
     feature_losses(game, "jkf", losses, bookmarks=True, time_fractions=True)
     return record
@@ -456,7 +460,7 @@ def _item(parent: GameNode, node: GameNode, board: Board, totals: list[float]) -
             "total": {"h": t // 3600, "m": t // 60 % 60, "s": t % 60},
         }
     if comment:
-        item["comments"] = comment.split("\n")
+        item["comments"] = text_lines(comment)
     return item
 
 

@@ -74,7 +74,8 @@ def is_bod_line(line: str) -> bool:
 
 def header_pair(line: str) -> tuple[str, str] | None:
     """``(key, value)`` of a ``key：value`` header line, or None.  Kifu for Windows writes line
-    breaks inside a value (備考) as ``\\n``; they come back as line breaks."""
+    breaks inside a value (備考) as ``\\n``; they come back as line breaks (not in a player's
+    name, which is one line)."""
     s = line.strip(_SPACES)
     at = min((i for i in (s.find("："), s.find(":")) if i >= 0), default=-1)
     if at <= 0 or s[0].isspace():
@@ -82,7 +83,9 @@ def header_pair(line: str) -> tuple[str, str] | None:
     key = s[:at].strip(_SPACES)
     if not key or key[0].isspace():
         return None
-    return key, s[at + 1:].strip(_SPACES + "\r\n").replace("\\n", "\n")
+    value = s[at + 1:].strip(_SPACES + "\r\n")
+    # A player's name is one line (header_value): its "\\n" is text.
+    return key, value if key in PLAYER_KEYS else value.replace("\\n", "\n")
 
 
 def set_start_position(
@@ -200,7 +203,7 @@ def header_key(key: str) -> str | None:
     or the summary line would be read as one (a key ``"1"`` or ``"▲５八玉"``), and a colon would
     end the key early."""
     key = one_line(key).strip(_SPACES)
-    if not key or "：" in key or ":" in key or key[0] in "0123456789#*&▲△☗☖▽" or is_bod_line(key):
+    if not key or "：" in key or ":" in key or key[0] in "0123456789#*&▲△☗☖▽" or is_bod_line(key + "："):
         return None
     if key.startswith(("変化", "まで", "手数-", "手数－")) or header_pair(key + "：") is None:
         return None

@@ -33,6 +33,7 @@ from shogiban.kifu.timefmt import format_seconds_csa
 from shogiban.move import drop_code, move_code
 from shogiban.notation.csa_move import CSA_PIECE_NAMES, CSA_PIECE_TYPES, make_csa_move
 from shogiban.notation.excerpt import excerpt
+from shogiban.notation.safetext import one_line, text_lines
 from shogiban.pieces import PieceType
 from shogiban.sfen import make_sfen, parse_sfen
 from shogiban.squares import make_square
@@ -431,12 +432,16 @@ def write_csa(game: Game, *, version: str = "2.2", losses: list[Loss] | None = N
         if key in ("先手", "後手", "下手", "上手", "手合割"):
             continue
         csa_key = KIF_TO_CSA.get(key) or (key[1:] if key.startswith("$") else None)
+        if csa_key is not None and not _CSA_KEY.fullmatch(csa_key):
+            csa_key = None  # "$A:B" or "$A,+7776FU" would read back as another line
         csa_value = _csa_info(csa_key, value, game) if csa_key is not None else None
         if csa_key is not None and csa_value is not None:
             out.append(f"${csa_key}:{csa_value}")
         else:
-            # No CSA field holds it: keep it for people as a comment line.
-            others.append(f"'{key}：{_one_line(value)}")
+            # No CSA field holds it: keep it for people as a comment line (never one a reader
+            # takes for a move comment, "'*").
+            line = f"{one_line(key)}：{one_line(value)}"
+            others.append("' " + line if line.startswith("*") else "'" + line)
     out.extend(others)
     out.extend(csa_position(game.start_sfen))
     _comment_lines(out, game.root.comment)
@@ -485,7 +490,7 @@ def _csa_info(key: str, value: str, game: Game) -> str | None:
         minutes = int(control.main) // 60
         return f"{minutes // 60:02d}:{minutes % 60:02d}+{int(control.byoyomi):02d}"
     if key == "NOTE":
-        return value.replace("\\", "\\\\").replace("\n", "\\n")
+        return _one_line("\n".join(text_lines(value)).replace("\\", "\\\\").replace("\n", "\\n"))
     return _one_line(value)
 
 
@@ -494,13 +499,23 @@ def csa_encoding(version: str = "2.2") -> str:
     return "utf-8" if version.startswith("3") else "cp932"
 
 
+_CSA_KEY = re.compile(r"[A-Za-z0-9_]+")
+
+
 def _one_line(text: str) -> str:
-    return text.replace("\r", " ").replace("\n", " ")
+    """*text* for the rest of an ``N+``, ``N-`` or ``$KEY:`` line: one line without control
+    characters (:func:`~shogiban.notation.safetext.one_line`), and no ``,``, which joins statements
+    on one line (``N+x,+7776FU`` is a name and a move); a full-width comma takes its place."""
+    return one_line(text).replace(",", "，")
 
 
 def _comment_lines(out: list[str], comment: str) -> None:
+    """``'*`` lines for *comment*: one for each of its lines, whatever line break ends it,
+    without control characters."""
     if comment:
-        out.extend("'*" + line for line in comment.split("\n"))
+        lines = text_lines(comment)
+        if any(lines):
+            out.extend("'*" + line for line in lines)
 
 
 def csa_position(sfen: str) -> list[str]:

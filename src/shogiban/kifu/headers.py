@@ -31,6 +31,8 @@ KIF_TO_CSA = {v: k for k, v in CSA_TO_KIF.items()}
 #: Player keys of the even game and of a handicap game (下手 = sente, 上手 = gote).
 BLACK_KEYS = ("先手", "下手")
 WHITE_KEYS = ("後手", "上手")
+#: The keys of the players' names (one line in every format).
+PLAYER_KEYS = BLACK_KEYS + WHITE_KEYS
 
 
 class Headers(MutableMapping[str, str]):

@@ -28,6 +28,7 @@ from shogiban.kifu.comments import restore_illegal_moves, result_comment
 from shogiban.kifu.csa import CSA_PIECES, PIECE_OF_CSA
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
+from shogiban.kifu.headers import PLAYER_KEYS
 from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
 from shogiban.kifu.results import csa_token, make_result
@@ -35,6 +36,7 @@ from shogiban.kifu.walk import LineWalk, Step
 from shogiban.move import Move
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.japanese import make_ki2_move
+from shogiban.notation.safetext import clean_text, one_line, text_lines
 from shogiban.sfen import make_sfen, parse_sfen
 from shogiban.squares import make_square, square_file, square_rank
 
@@ -348,15 +350,41 @@ def write_jkf(game: Game, *, indent: int | None = None, losses: list[Loss] | Non
         forks nested deeper than :data:`MAX_FORK_DEPTH`, results it has no special for); see
         :mod:`shogiban.kifu.losses`.
     """
-    return json.dumps(jkf_object(game, losses=losses), ensure_ascii=False, indent=indent) + "\n"
+    if indent is not None:
+        return json.dumps(jkf_object(game, losses=losses), ensure_ascii=False, indent=indent) + "\n"
+    # The same text as json.dumps(jkf_object(game)), without the object: each move item is
+    # turned into JSON as soon as it is made (a record of 2,000,000 moves took 2.9 GB as a tree
+    # of dicts); only the items that get forks stay objects until the end.
+    record = jkf_object(game, losses=losses, raw=True)
+    moves = record.pop("moves")
+    head = json.dumps(record, ensure_ascii=False)
+    return f'{head[:-1]}, "moves": {_dump_items(moves)}}}\n'
 
 
-def jkf_object(game: Game, *, losses: list[Loss] | None = None) -> dict[str, Any]:
-    """*game* as a JKF object (``header``, ``initial``, ``moves``); *losses* as for :func:`write_jkf`."""
+def _dump_items(items: list[Any]) -> str:
+    """JSON of a list of move items: JSON text already, or an item with ``forks`` (last key)."""
+    parts = []
+    for item in items:
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        forks = item.pop("forks", None)
+        text = json.dumps(item, ensure_ascii=False)
+        if forks:
+            text = text[:-1] + ', "forks": [' + ", ".join(_dump_items(fork) for fork in forks) + "]}"
+        parts.append(text)
+    return "[" + ", ".join(parts) + "]"
+
+
+def jkf_object(game: Game, *, losses: list[Loss] | None = None, raw: bool = False) -> dict[str, Any]:
+    """*game* as a JKF object (``header``, ``initial``, ``moves``); *losses* as for :func:`write_jkf`.
+    With *raw*, a move item that has no forks is its JSON text (for :func:`write_jkf`)."""
     record: dict[str, Any] = {"header": {}}
+    # JSON escapes every control character, but programs turn JKF into KIF or CSA lines: keys
+    # and values are cleaned as every writer cleans them (shogiban.notation.safetext).
     for key, value in game.headers.pairs():
         if key != "手合割":
-            record["header"][key] = value
+            record["header"][one_line(key)] = one_line(value) if key in PLAYER_KEYS else clean_text(value)
     sfen = game.start_sfen
     handicap = handicap_of_sfen(sfen)
     if handicap is not None and sfen.split()[3] == "1":
@@ -364,12 +392,12 @@ def jkf_object(game: Game, *, losses: list[Loss] | None = None) -> dict[str, Any
         record["initial"] = {"preset": _PRESET_OF_NAME[handicap.japanese]}
     else:
         if "手合割" in game.headers:
-            record["header"]["手合割"] = game.headers["手合割"]
+            record["header"]["手合割"] = one_line(game.headers["手合割"])
         record["initial"] = {"preset": "OTHER", "data": _custom(sfen)}
     first: dict[str, Any] = {}
     if game.root.comment:
-        first["comments"] = game.root.comment.split("\n")
-    record["moves"] = [first, *_MovesWriter(game, losses).items()]
+        first["comments"] = text_lines(game.root.comment)
+    record["moves"] = [first, *_MovesWriter(game, losses, raw).items()]
     feature_losses(game, "jkf", losses, bookmarks=True, time_fractions=True)
     return record
 
@@ -378,17 +406,18 @@ class _MovesWriter:
     """The JKF move items of a record: each line's items, alternatives as ``forks`` of the item
     they replace, built in one walk (no recursion, however deep the forks nest)."""
 
-    def __init__(self, game: Game, losses: list[Loss] | None) -> None:
+    def __init__(self, game: Game, losses: list[Loss] | None, raw: bool = False) -> None:
         self.game = game
         self.losses = losses
+        self.raw = raw
         self.placed: dict[GameNode, tuple[dict[str, Any], int]] = {}  # node -> (its item, fork depth)
         self.totals_after: dict[GameNode, tuple[float, float]] = {}
 
-    def items(self) -> list[dict[str, Any]]:
+    def items(self) -> list[Any]:
         root = self.game.root
-        main: list[dict[str, Any]] = []
+        main: list[Any] = []
         walk = LineWalk(self.game)
-        items: list[dict[str, Any]] | None = None
+        items: list[Any] | None = None
         depth = 0
         totals = [0.0, 0.0]
         dropped = lost = 0
@@ -417,12 +446,22 @@ class _MovesWriter:
                     totals[side] = node.total
                 elif node.elapsed is not None:
                     totals[side] += node.elapsed
-                self.totals_after[node] = (totals[0], totals[1])
+                if len(node.variations) > 1:  # a line starts after it
+                    self.totals_after[node] = (totals[0], totals[1])
+                if self.raw and not _gets_forks(node):
+                    items.append(json.dumps(item, ensure_ascii=False))
+                    continue
                 self.placed[node] = (item, depth)
                 items.append(item)
         add_loss(self.losses, "variations", dropped, f"jkf forks nested deeper than {MAX_FORK_DEPTH} are left out")
         add_loss(self.losses, "result", lost, "jkf has no special for it")
         return main
+
+
+def _gets_forks(node: GameNode) -> bool:
+    """Whether *node*'s item gets ``forks``: it is the first of several alternatives."""
+    parent = node.parent
+    return parent is not None and len(parent.variations) > 1 and parent.variations[0] is node
 
 
 def _custom(sfen: str) -> dict[str, Any]:
@@ -456,7 +495,7 @@ def _item(parent: GameNode, node: GameNode, board: Board, totals: list[float]) -
             "total": {"h": t // 3600, "m": t // 60 % 60, "s": t % 60},
         }
     if comment:
-        item["comments"] = comment.split("\n")
+        item["comments"] = text_lines(comment)
     return item
 
 

@@ -21,13 +21,15 @@ from shogiban.kifu.builder import GameBuilder
 from shogiban.kifu.comments import restore_illegal_moves
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
-from shogiban.kifu.headers import Headers
+from shogiban.kifu.headers import PLAYER_KEYS, Headers
 from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits, too_large
 from shogiban.kifu.lines import LineTracker
+from shogiban.kifu.losses import Loss, add_loss
 from shogiban.kifu.results import Result, ResultKind
 from shogiban.kifu.walk import LineWalk, Step
 from shogiban.notation.bod import make_bod, parse_bod
 from shogiban.notation.excerpt import excerpt
+from shogiban.notation.safetext import one_line, text_lines
 from shogiban.pieces import Color
 from shogiban.sfen import STARTING_SFEN
 
@@ -72,7 +74,8 @@ def is_bod_line(line: str) -> bool:
 
 def header_pair(line: str) -> tuple[str, str] | None:
     """``(key, value)`` of a ``key：value`` header line, or None.  Kifu for Windows writes line
-    breaks inside a value (備考) as ``\\n``; they come back as line breaks."""
+    breaks inside a value (備考) as ``\\n``; they come back as line breaks (not in a player's
+    name, which is one line)."""
     s = line.strip(_SPACES)
     at = min((i for i in (s.find("："), s.find(":")) if i >= 0), default=-1)
     if at <= 0 or s[0].isspace():
@@ -80,7 +83,9 @@ def header_pair(line: str) -> tuple[str, str] | None:
     key = s[:at].strip(_SPACES)
     if not key or key[0].isspace():
         return None
-    return key, s[at + 1:].strip(_SPACES + "\r\n").replace("\\n", "\n")
+    value = s[at + 1:].strip(_SPACES + "\r\n")
+    # A player's name is one line (header_value): its "\\n" is text.
+    return key, value if key in PLAYER_KEYS else value.replace("\\n", "\n")
 
 
 def set_start_position(
@@ -183,7 +188,7 @@ def made_line(result: Result, moves: int, turn: Color, labels: tuple[str, str], 
         ResultKind.ERROR: "中断",
         ResultKind.ILLEGAL: "中断",
     }
-    return head + words.get(kind, result.word.lstrip("%") or "中断")
+    return head + words.get(kind, one_line(result.word).lstrip("%") or "中断")
 
 
 def previous_to(node: GameNode) -> int:
@@ -192,12 +197,39 @@ def previous_to(node: GameNode) -> int:
     return move.to_square if move is not None else -1
 
 
-def header_block(game: Game, *, encoding_line: str | None = None) -> list[str]:
+def header_key(key: str) -> str | None:
+    """*key* as the key of a header line (without control characters), or None when no line
+    could hold it: a line that starts like a move, a comment, a bookmark, a diagram, a variation
+    or the summary line would be read as one (a key ``"1"`` or ``"▲５八玉"``), and a colon would
+    end the key early."""
+    key = one_line(key).strip(_SPACES)
+    if not key or "：" in key or ":" in key or key[0] in "0123456789#*&▲△☗☖▽" or is_bod_line(key + "："):
+        return None
+    if key.startswith(("変化", "まで", "手数-", "手数－")) or header_pair(key + "：") is None:
+        return None
+    return key
+
+
+def header_value(key: str, value: str) -> str:
+    """*value* as the value of the header line of *key*, without control characters: a player's
+    name on one line (line breaks become spaces), any other value with its lines joined by
+    ``\\n`` (what Kifu for Windows writes for a line break in 備考, and :func:`header_pair`
+    reads back)."""
+    if key in PLAYER_KEYS:
+        return one_line(value)
+    return "\\n".join(text_lines(value))
+
+
+def header_block(
+    game: Game, *, encoding_line: str | None = None, losses: list[Loss] | None = None, fmt: str = "kif"
+) -> list[str]:
     """Header lines and, when the start position needs one, the BOD diagram (KIF and KI2).
 
     A standard handicap is named by 手合割; any other start position (and 三/五/七枚落ち) is a BOD
     diagram, with no 手合割 line unless the record had one for a position no handicap has
-    (python-shogi refuses ``手合割：その他``)."""
+    (python-shogi refuses ``手合割：その他``).  Keys and values go through :func:`header_key`
+    and :func:`header_value`; a header whose key no line can hold is left out (reported to
+    *losses*)."""
     out: list[str] = []
     if encoding_line:
         out.append(encoding_line)
@@ -216,24 +248,35 @@ def header_block(game: Game, *, encoding_line: str | None = None) -> list[str]:
         at = next((i for i, (k, _) in enumerate(pairs) if k in ("先手", "後手", "下手", "上手")), len(pairs))
         pairs.insert(at, ("手合割", handicap.japanese if handicap is not None and not needs_bod else ""))
     labels = side_labels(game)
+    unwritable = 0
     for key, value in pairs:
         if key in ("先手", "下手", "後手", "上手"):
             key = labels[0] if key in ("先手", "下手") else labels[1]
         if key != "手合割" or value:
-            out.append(f"{key}：{value.replace(chr(10), chr(92) + 'n')}")
+            safe = header_key(key)
+            if safe is None:
+                unwritable += 1
+            else:
+                out.append(f"{safe}：{header_value(safe, value)}")
         if key == "手合割" and needs_bod:
             board = Board(sfen, lenient=True)
             number = int(fields[3]) - 1
             bod = make_bod(board, move_number=number if number > 0 else None, names=labels)
             out.extend(bod.rstrip("\n").split("\n"))
+    add_loss(losses, "headers", unwritable, f"{fmt} has no header line for their keys")
     return out
 
 
 def comment_lines(comment: str, bookmark: str | None = None) -> list[str]:
-    """``*`` lines for a comment, then the ``&`` line of a bookmark."""
-    lines = ["*" + line for line in comment.split("\n")] if comment else []
+    """``*`` lines for a comment (one for each of its lines, whatever line break ends it, without
+    control characters: no line of a comment can become a move or a header), then the ``&``
+    line of a bookmark."""
+    lines = text_lines(comment) if comment else []
+    lines = ["*" + line for line in lines] if any(lines) else []
     if bookmark:
-        lines.append("&" + bookmark)
+        mark = one_line(bookmark).strip()
+        if mark:
+            lines.append("&" + mark)
     return lines
 
 

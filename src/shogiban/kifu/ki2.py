@@ -108,7 +108,7 @@ def write_ki2(game: Game, *, encoding: str | None = None, losses: list[Loss] | N
         cannot state); see :mod:`shogiban.kifu.losses`.
     """
     del encoding  # KI2 files carry no encoding line
-    out = header_block(game)
+    out = header_block(game, losses=losses, fmt="ki2")
     out.extend(comment_lines(game.root.comment, game.root.bookmark))
     writer = _Ki2Writer(game, out)
     writer.write_lines()

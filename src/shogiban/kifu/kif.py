@@ -266,7 +266,7 @@ def write_kif(
     """
     if times is None:
         times = any(n.elapsed is not None or n.total is not None for n in game.walk())
-    out = header_block(game, encoding_line=f"#KIF version=2.0 encoding={encoding}")
+    out = header_block(game, encoding_line=f"#KIF version=2.0 encoding={encoding}", losses=losses)
     out.append("手数----指手---------消費時間--" if times else "手数----指手--")
     out.extend(comment_lines(game.root.comment, game.root.bookmark))
     writer = _KifWriter(game, times, out)

@@ -19,6 +19,7 @@ import enum
 from dataclasses import dataclass, replace
 
 from shogiban.move import Move
+from shogiban.notation.safetext import one_line
 from shogiban.outcome import Outcome, Termination
 from shogiban.pieces import Color
 
@@ -227,7 +228,7 @@ def kif_word(result: Result, turn: Color | int) -> str:
             return "千日手" if result.kind is ResultKind.PERPETUAL_CHECK else "中断"
         return "反則勝ち" if result.winner == turn else "反則負け"
     if result.kind is ResultKind.OTHER:
-        return result.word.lstrip("%") or "中断"
+        return one_line(result.word).strip().lstrip("%") or "中断"
     return _KIF_WORDS[result.kind]
 
 

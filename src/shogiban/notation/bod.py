@@ -55,6 +55,7 @@ from shogiban.notation.names import (
     kanji_number,
     parse_kanji_number,
 )
+from shogiban.notation.safetext import one_line
 from shogiban.pieces import HAND_TYPES, PIECE_COUNTS, PieceType, unpromote
 from shogiban.sfen import make_sfen
 
@@ -127,7 +128,7 @@ def make_bod(
         position (default with *last_move*: ``board.move_number - 1``).
     :param names: the side labels, ``("先手", "後手")`` or ``("下手", "上手")`` for handicap games.
     """
-    black, white = names
+    black, white = (one_line(name).strip() for name in names)  # a name is part of a line
     lines = [f"{white}の持駒：{_hand_text(board.hand(1))}", _FILES_LINE, _FRAME]
     for r in range(9):
         cells = []

@@ -139,7 +139,7 @@ async def silent_and_undo(base: str, port: int, ws_base: str, until: float, coun
         game = await new_game(http, mode="computer", level=8, color="b", time={"main": 0, "byoyomi": 5})
     raws = []
     for _ in range(40):
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write((f"GET /ws/games/{game['id']} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
                       "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                       "Sec-WebSocket-Version: 13\r\n\r\n").encode())
@@ -167,14 +167,19 @@ async def solves(base: str, until: float, counts: dict[str, int]) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         async def one() -> None:
             while time.monotonic() < until:
-                answer = await http.post("/api/positions/solve", json=HEAVY)
-                counts[f"solve_{answer.status_code}"] += 1
+                try:
+                    answer = await http.post("/api/positions/solve", json=HEAVY)
+                except httpx.HTTPError as error:
+                    counts[f"solve_{type(error).__name__}"] = counts.get(f"solve_{type(error).__name__}", 0) + 1
+                    await asyncio.sleep(0.05)
+                    continue
+                counts[f"solve_{answer.status_code}"] = counts.get(f"solve_{answer.status_code}", 0) + 1
                 if answer.status_code != 200:
                     await asyncio.sleep(0.05)
         await asyncio.gather(*(one() for _ in range(40)))
 
 
-async def run(seconds: float, port: int, pid: int) -> dict[str, Any]:
+async def run(seconds: float, port: int, pid: int, attacks: set[str]) -> dict[str, Any]:
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     until = time.monotonic() + seconds
     acks: list[float] = []
@@ -193,12 +198,13 @@ async def run(seconds: float, port: int, pid: int) -> dict[str, Any]:
     await asyncio.sleep(1.0)  # the victim's game exists; attack its watch link
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         watched = await new_game(http, mode="local")
-    tasks = [
-        asyncio.create_task(strangers(ws_base, watched["id"], until, counts)),
-        asyncio.create_task(silent_and_undo(base, port, ws_base, until, counts)),
-        asyncio.create_task(solves(base, until, counts)),
-        asyncio.create_task(sample()),
-    ]
+    tasks = [asyncio.create_task(sample())]
+    if "watch" in attacks:
+        tasks.append(asyncio.create_task(strangers(ws_base, watched["id"], until, counts)))
+    if "undo" in attacks:
+        tasks.append(asyncio.create_task(silent_and_undo(base, port, ws_base, until, counts)))
+    if "solve" in attacks:
+        tasks.append(asyncio.create_task(solves(base, until, counts)))
     await asyncio.gather(victim_task, *tasks)
     return {"acks": acks, "engine_times": engine_times, "result": result, "counts": counts, "memory": memory}
 
@@ -211,6 +217,9 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--attacks", default="watch,undo,solve",
+                        help="which attacks to make (watch: 200 strangers; undo: 40 silent clients and move/undo "
+                             "loops; solve: 40 solves in flight); none for the victim alone")
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
@@ -226,7 +235,7 @@ def main() -> int:
                     break
                 except httpx.HTTPError:
                     time.sleep(0.3)
-            report = asyncio.run(run(args.seconds, port, server.pid))
+            report = asyncio.run(run(args.seconds, port, server.pid, set(args.attacks.split(","))))
         finally:
             server.terminate()
             server.wait(30)

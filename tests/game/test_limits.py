@@ -24,7 +24,8 @@ def test_increment_is_sent_apart() -> None:
 def test_time_spent_in_the_turn_is_taken_off() -> None:
     clock = Clock(TimeControl.of(60, byoyomi=10)).start(Color.WHITE, 0.0)
     assert go(clock, now=15.0) == "btime 60000 wtime 45000 byoyomi 10000"
-    assert go(clock, now=100.0) == "btime 60000 wtime 0 byoyomi 10000"
+    assert go(clock, now=65.0) == "btime 60000 wtime 0 byoyomi 5000"  # 5 s into the byoyomi
+    assert go(clock, now=100.0) == "btime 60000 wtime 0 byoyomi 0"  # out of time
 
 
 def test_no_clock_is_byoyomi_never_movetime() -> None:

@@ -343,7 +343,7 @@ def test_engine_moves_first_for_the_handicap_giver(client: TestClient, engine: S
 @pytest.mark.parametrize(("step", "termination", "text"), [
     ("resign", "resignation", "gote resigned"),
     ("illegal:5a5c", "illegal_move", "gote"),
-    ("fail", "abandoned", "gote: the engine failed"),  # as every front end ends a crash: that side loses
+    ("fail", "abandoned", "gote: the built-in engine"),  # as every front end ends a failure: that side loses
     ("win", "illegal_move", "failed declaration"),
 ])
 def test_engine_misbehaviour_ends_its_game(client: TestClient, engine: StandInEngine, step: str, termination: str,

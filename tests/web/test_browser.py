@@ -601,9 +601,13 @@ def test_errors_are_explained(browser: Any, server: Server) -> None:
     page.fill(".move-input", "P*5e")
     page.press(".move-input", "Enter")
     page.wait_for_selector(".toast.show")
-    # The refusal's words come from the catalogue, as the terminal's do (the message carries no
-    # details, so neutral words stand in for them).
-    assert page.locator(".toast").inner_text() == refusal_text("no_piece_in_hand", {}, "ja")
+    # The refusal's words come from the catalogue, as the terminal's do, with the details the
+    # rules gave (the piece and the square).
+    from shogiban import Board, Move, rules
+
+    refused = rules.check_move(Board(), Move.from_usi("P*5e"))
+    assert refused is not None
+    assert page.locator(".toast").inner_text() == refusal_text(refused.code, refused.params, "ja")
     page.goto(server.url + "/game/doesnotexist")
     page.wait_for_selector(".status-line[data-kind='error']")
     assert page.locator(".status-line").inner_text() == "この対局は存在しません。"

@@ -126,3 +126,32 @@ def test_a_cancelled_running_search_keeps_its_worker_until_it_ends() -> None:
         assert engines.running == 0
 
     asyncio.run(scenario())
+
+
+def test_a_cancelled_running_search_is_told_to_stop_and_the_next_starts() -> None:
+    from shogiban.web import players
+
+    stopped: list[int] = []
+
+    def search(request: ThinkRequest) -> ThinkResult:
+        signal = players._Cancelled(request.search_id)
+        for _ in range(3000):  # a long search, checking its stop signal as the engine does
+            if signal.is_set():
+                stopped.append(request.search_id)
+                return ThinkResult(move=None)
+            threading.Event().wait(0.01)
+        return ThinkResult(move="7g7f")
+
+    async def scenario() -> None:
+        engines = BuiltinEngines(1, executor=ThreadPoolExecutor(1), think=search)
+        players._CANCELLED = engines._cancelled  # what each worker's initializer does
+        try:
+            stale = asyncio.create_task(engines.think(request("hostile")))
+            await until(lambda: engines.running == 1)
+            stale.cancel()
+            await until(lambda: engines.running == 0)  # the worker stopped the stale search
+            assert len(stopped) == 1
+        finally:
+            players._CANCELLED = None
+
+    asyncio.run(scenario())

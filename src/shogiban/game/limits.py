@@ -12,6 +12,11 @@ every USI engine takes byoyomi, while some (gpsshogi) cannot take ``movetime``.
 ['btime', '60000', 'wtime', '60000', 'binc', '5000', 'winc', '5000']
 >>> clock_limit(Clock(), movetime=1.5).go_args()
 ['btime', '0', 'wtime', '0', 'byoyomi', '1500']
+
+A turn already into its byoyomi leaves only the rest of it:
+
+>>> clock_limit(Clock(TimeControl.of(0, byoyomi=5)).start(Color.BLACK, 100.0), now=102.0).go_args()
+['btime', '0', 'wtime', '0', 'byoyomi', '3000']
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from datetime import timedelta
 
 from shogiban.engines.limit import Limit
 from shogiban.game.clock import Clock
+from shogiban.pieces import Color  # noqa: F401 - the doctest's
 
 #: Seconds per move when there is neither a clock nor a fixed time.
 DEFAULT_MOVETIME = 1.0
@@ -45,14 +51,18 @@ def clock_limit(
         return replace(limit, depth=depth, nodes=nodes)
     remaining = list(clock.remaining)
     running = clock.running
+    byoyomi = control.byoyomi_time
     if running is not None and now is not None:
         spent = clock.elapsed(now)
         main = remaining[running] + control.increment_time - spent
         remaining[running] = max(timedelta(0), main - control.increment_time)
+        if main < timedelta(0) and control.byoyomi:
+            # Into the byoyomi already (a search that waited for a worker): only what is left of it.
+            byoyomi = max(timedelta(0), byoyomi + main)
     increment = control.increment_time
     return Limit(
         btime=remaining[0], wtime=remaining[1],
-        byoyomi=control.byoyomi_time if control.byoyomi or not control.increment else None,
+        byoyomi=byoyomi if control.byoyomi or not control.increment else None,
         binc=increment if control.increment else None, winc=increment if control.increment else None,
         depth=depth, nodes=nodes,
     )

@@ -27,16 +27,20 @@ import contextlib
 import heapq
 import itertools
 import os
+import secrets
 import shlex
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from typing import Any, Protocol
 
 from shogiban.board import Board
 from shogiban.engines.limit import Limit
 from shogiban.errors import EngineError
+from shogiban.game import Decision, Declare, EngineFailure, GameState, Resign, decision_from_error
+from shogiban.game import Move as GameMove
 from shogiban.game.clock import Clock
 from shogiban.game.limits import clock_limit
 from shogiban.move import Move
@@ -68,19 +72,26 @@ class ThinkRequest:
     """The game asking (USI engines keep one process per game)."""
     hint: bool = False
     """A hint for a player (waits behind every computer move)."""
+    search_id: int = 0
+    """Set by :class:`BuiltinEngines`: how a worker learns that this search was cancelled."""
     clock: dict[str, Any] | None = None
     """The game clock (:meth:`shogiban.game.Clock.to_dict`), when it has a time control: the
     only source of a timed search's limit."""
     now: float | None = None
-    """When the search starts, on the clock's time line."""
+    """When the request was made, on the clock's time line."""
+    asked_at: float = field(default_factory=time.monotonic)
+    """When the request was made, on the machine's monotonic clock (shared by its processes):
+    the time it then waits for a worker is taken off the game clock's budget too."""
 
     def limit(self) -> Limit | None:
         """The limit of this search from the fixed time or the game clock, by the one conversion
-        every front end uses (:func:`shogiban.game.clock_limit`); None when neither is given."""
+        every front end uses (:func:`shogiban.game.clock_limit`), as of now (a search that waited
+        in the queue has that much less time); None when neither is given."""
         if self.movetime is not None:
             return clock_limit(Clock(), movetime=self.movetime)
         if self.clock is not None:
-            return clock_limit(Clock.from_dict(self.clock), now=self.now)
+            waited = max(0.0, time.monotonic() - self.asked_at)
+            return clock_limit(Clock.from_dict(self.clock), now=None if self.now is None else self.now + waited)
         return None
 
     def board(self) -> Board:
@@ -129,9 +140,87 @@ class Thinker(Protocol):
         ...  # pragma: no cover - protocol
 
 
+class ThinkingPlayer:
+    """A computer side of a web game on the game core's one player protocol
+    (:class:`shogiban.game.Player`): ``choose(state)`` asks the server's thinking service (the
+    built-in engine's pool or the USI engines) and answers with the action to apply.  A failure is
+    mapped as every front end maps it (:func:`shogiban.game.decision_from_error`: a crash or
+    silence loses for that side, or on time when its clock has run out); an illegal move is
+    returned as sent, for the room to adjudicate as a foul that names the move and why.
+
+    :param thinker: the service (None: no engine on this server, which loses for that side).
+    :param game_id: the game (USI engines keep one process per game).
+    :param level: the built-in engine's strength.
+    :param now: the clock's time line.
+    :param movetime: a fixed time (hints) instead of the game clock.
+    """
+
+    def __init__(
+        self, thinker: Thinker | None, *, game_id: str, level: int, name: str, now: Callable[[], float],
+        movetime: float | None = None, hint: bool = False,
+    ) -> None:
+        self.thinker = thinker
+        self.game_id = game_id
+        self.level = level
+        self.name = name
+        self.now = now
+        self.movetime = movetime
+        self.hint = hint
+        self.last: ThinkResult | None = None
+        """The service's last answer (its score and line, for a hint)."""
+
+    def request(self, state: GameState) -> ThinkRequest:
+        """What the service is asked for *state*: the game clock's limit unless a fixed time is set."""
+        timed = state.clock.control.enabled and self.movetime is None
+        return ThinkRequest(
+            start_sfen=state.start_sfen,
+            moves=tuple(m.usi for m in state.moves),
+            level=self.level,
+            movetime=self.movetime,
+            rule=state.rule.value,
+            seed=secrets.randbits(32),
+            game_id=self.game_id,
+            hint=self.hint,
+            clock=state.clock.to_dict() if timed else None,
+            now=self.now() if timed else None,
+        )
+
+    async def choose(self, state: GameState) -> Decision:
+        """The engine's decision for the side to move in *state*."""
+        if self.thinker is None:
+            return EngineFailure(state.turn, "no engine is available on this server")
+        try:
+            result = await self.thinker.think(self.request(state))
+        except EngineError as error:
+            return decision_from_error(state, error, self.name, now=self.now())
+        self.last = result
+        if result.illegal is not None:
+            return GameMove(result.illegal)
+        if result.declare_win:
+            return Declare()
+        if result.move is None:
+            return Resign(state.turn)
+        return GameMove(result.move)
+
+
 # -- the built-in engine, in worker processes -------------------------------------------------------
 
 _WORKER_ENGINES: dict[int, Any] = {}
+#: The ids of recently cancelled searches, shared with the workers (a ring of
+#: :data:`CANCELLED_RING` slots written by the server, read by each worker's search).
+CANCELLED_RING = 64
+_CANCELLED: Any = None
+
+
+class _Cancelled:
+    """A worker's stop signal for one search: set once the server lists its id as cancelled
+    (the search checks it every few thousand nodes, and returns within about 50 ms)."""
+
+    def __init__(self, search_id: int) -> None:
+        self.search_id = search_id
+
+    def is_set(self) -> bool:
+        return bool(self.search_id) and _CANCELLED is not None and self.search_id in _CANCELLED[:]
 
 
 def _lower_priority() -> None:
@@ -142,9 +231,13 @@ def _lower_priority() -> None:
             os.nice(10)
 
 
-def _init_worker() -> None:
-    """Worker initializer: die with the server (even after ``kill -9``), think at a lower priority."""
+def _init_worker(cancelled: Any = None) -> None:
+    """Worker initializer: die with the server (even after ``kill -9``), think at a lower
+    priority, and watch the server's list of cancelled searches."""
     from shogiban.children import die_with_parent
+
+    global _CANCELLED
+    _CANCELLED = cancelled
 
     die_with_parent()
     _lower_priority()
@@ -158,7 +251,7 @@ def builtin_think(request: ThinkRequest) -> ThinkResult:
     engine = _WORKER_ENGINES.get(request.level)
     if engine is None:
         engine = _WORKER_ENGINES[request.level] = Engine(level=request.level, hash_mb=16, seed=request.seed)
-    result = engine.search(board, request.limit() or Limit())
+    result = engine.search(board, request.limit() or Limit(), stop=_Cancelled(request.search_id))  # type: ignore[arg-type]
     score = result.info["score"].relative if "score" in result.info else None
     return ThinkResult(
         move=None if result.move is None else result.move.usi(),
@@ -193,10 +286,15 @@ class BuiltinEngines:
         max_waiting: int = MAX_WAITING_SEARCHES,
     ) -> None:
         count = workers or max(1, (os.cpu_count() or 2) - 1)
+        context = get_context("spawn")
+        # Ids of searches cancelled while running: their workers stop them and take the next.
+        self._cancelled: Any = context.Array("q", CANCELLED_RING, lock=False)
+        self._cancel_cursor = 0
+        self._ids = itertools.count(secrets.randbits(40) + 1)
         if executor is None:
             # "spawn": a fork of a server running threads and an event loop is not safe.
             executor = ProcessPoolExecutor(
-                max_workers=count, mp_context=get_context("spawn"), initializer=_init_worker
+                max_workers=count, mp_context=context, initializer=_init_worker, initargs=(self._cancelled,)
             )
         self._executor = executor
         self._think = think
@@ -250,6 +348,10 @@ class BuiltinEngines:
         self._running -= 1
         self._start_next()
 
+    def _cancel(self, search_id: int) -> None:
+        self._cancelled[self._cancel_cursor % CANCELLED_RING] = search_id
+        self._cancel_cursor += 1
+
     async def think(self, request: ThinkRequest) -> ThinkResult:
         """Search in a worker, when the queue gives this request its turn.
 
@@ -257,6 +359,7 @@ class BuiltinEngines:
         """
         await self._wait_turn(request)
         loop = asyncio.get_running_loop()
+        request = replace(request, search_id=next(self._ids))
         try:
             job = self._executor.submit(self._think, request)
         except BaseException:
@@ -265,8 +368,12 @@ class BuiltinEngines:
         # The worker is given back when the search ends, even if its request was cancelled meanwhile.
         job.add_done_callback(lambda _: loop.call_soon_threadsafe(self._finished))
         try:
-            return await asyncio.wrap_future(job)
-        except (EngineError, asyncio.CancelledError):
+            return await asyncio.shield(asyncio.wrap_future(job))
+        except asyncio.CancelledError:
+            if not job.cancel():  # running: tell its worker to stop, so the next search starts now
+                self._cancel(request.search_id)
+            raise
+        except EngineError:
             raise
         except Exception as error:
             # A crashed worker (BrokenProcessPool, an engine bug) ends that game's engine, not the server.

@@ -20,7 +20,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, Literal, Protocol
 
@@ -48,7 +48,7 @@ from shogiban.web.messages import (
     StateMessage,
 )
 from shogiban.web.newgame import NewGame
-from shogiban.web.players import HINT_LEVEL, HINT_TIME, Thinker, ThinkRequest, ThinkResult
+from shogiban.web.players import HINT_LEVEL, HINT_TIME, Thinker, ThinkingPlayer, ThinkRequest
 from shogiban.web.store import AsyncStore, StoredGame
 
 log = logging.getLogger(__name__)
@@ -624,7 +624,8 @@ class GameRoom:
                 raise RoomError("no_engine", "no engine is available for hints")
             if self._hint_task is not None and not self._hint_task.done():
                 raise RoomError("busy", "a hint is already being prepared")
-            request = replace(self._request(HINT_LEVEL, movetime=HINT_TIME), hint=True)
+            request = ThinkingPlayer(self.services.engines, game_id=self.id, level=HINT_LEVEL, name="hints",
+                                     now=self.services.now, movetime=HINT_TIME, hint=True).request(self.state)
             generation = self.generation
         self._hint_task = asyncio.create_task(self._send_hint(sub, request, generation))
 
@@ -712,63 +713,34 @@ class GameRoom:
 
     # -- engines ---------------------------------------------------------------------------------
 
-    def _request(self, level: int, *, movetime: float | None = None) -> ThinkRequest:
-        clock = self.state.clock
-        now = self.services.now()
-        timed = clock.control.enabled and movetime is None
-        return ThinkRequest(
-            start_sfen=self.state.start_sfen,
-            moves=tuple(m.usi for m in self.state.moves),
-            level=level,
-            movetime=movetime,
-            rule=self.state.rule.value,
-            seed=secrets.randbits(32),
-            game_id=self.id,
-            clock=clock.to_dict() if timed else None,
-            now=now if timed else None,
-        )
+    def _player(self, color: Color) -> ThinkingPlayer:
+        """The computer side *color* on the game core's player protocol."""
+        seat = self.seats[color]
+        thinker = self.services.usi if seat.kind == "usi" else self.services.engines
+        name = (getattr(thinker, "name", None) or "the USI engine") if seat.kind == "usi" else "the built-in engine"
+        return ThinkingPlayer(thinker, game_id=self.id, level=seat.level or 1, name=name, now=self.services.now)
 
     def _start_engine_if_needed(self) -> None:
         if self.state.status is not Status.PLAYING:
             return
-        seat = self.seats[self.state.turn]
-        if not seat.is_engine:
+        if not self.seats[self.state.turn].is_engine:
             return
-        thinker = self.services.usi if seat.kind == "usi" else self.services.engines
         self.thinking = True
-        generation = self.generation
-        request = self._request(seat.level or 1)
-        self._engine_task = asyncio.create_task(self._engine_move(thinker, request, generation))
+        self._engine_task = asyncio.create_task(
+            self._engine_move(self._player(self.state.turn), self.state, self.generation))
 
-    async def _engine_move(self, thinker: Thinker | None, request: ThinkRequest, generation: int) -> None:
-        error: EngineError | None = None
-        result: ThinkResult | None = None
-        try:
-            if thinker is None:
-                raise EngineError("no engine is available on this server")
-            result = await thinker.think(request)
-        except EngineError as failure:
-            log.warning("game %s: engine failed: %s", self.id, failure)
-            error = failure
+    async def _engine_move(self, player: game.Player, state: GameState, generation: int) -> None:
+        """Ask *player* for its decision on *state* and apply it, unless the game moved on
+        meanwhile (a stale search is cancelled by :meth:`_cancel_stale_searches`)."""
+        decision = await player.choose(state)
+        if isinstance(decision, game.EngineFailure):
+            log.warning("game %s: %s", self.id, decision.detail)
         async with self.lock:
             if generation != self.generation or self.state.status is not Status.PLAYING:
                 return  # the position changed meanwhile (undo, resignation, time)
             self.thinking = False
             if await self._flag_if_needed():
                 return
-            engine = self.state.turn
-            decision: game.Action
-            if error is not None or result is None:
-                # As every front end ends it: the side whose engine failed loses.
-                decision = game.EngineFailure(engine, f"the engine failed: {error}")
-            elif result.illegal is not None:
-                decision = game.Move(result.illegal)
-            elif result.declare_win:
-                decision = game.Declare()
-            elif result.move is None:
-                decision = game.Resign(engine)
-            else:
-                decision = game.Move(result.move)
             await self._act(decision, adjudicate=True)
 
     def activate(self) -> None:

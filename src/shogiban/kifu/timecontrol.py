@@ -34,7 +34,7 @@ Conventions (what the writers write, and what the reader reads):
   time, fractions of a second or an increment: then the V2.2 writer writes V3.0's ``$TIME`` line
   instead (which this reader and V3.0 readers read; strict V2.2 readers ignore it) and reports a
   :class:`~shogiban.kifu.losses.Loss`.
-* No format holds byoyomi *periods* (one period is assumed); writers report a loss for more.
+* No format holds byoyomi *periods*: a record states one period (the game's default).
 
 :class:`TimeControl` is the game's (:mod:`shogiban.game.timecontrol`), re-exported here.
 """
@@ -211,7 +211,7 @@ def time_header_pairs(headers: Headers, fmt: str) -> tuple[list[tuple[str, str]]
         if fmt.startswith("csa"):
             return pairs, None
         return [("持ち時間" if k == "$TIME_LIMIT" else k, v) for k, v in pairs], None
-    lost = f"{fmt} has no byoyomi periods" if control.periods != 1 else None
+    lost = None
     own = _own_pairs(pairs, fmt)
     new: list[tuple[str, str]]
     if own and time_control(Headers(own)) == control:

@@ -74,7 +74,8 @@ def _japanese(text: str, byoyomi_stated: bool) -> TimeControl | None:
     main: float | None = None
     byoyomi = increment = 0.0
     for m in _DURATION.finditer(text):
-        before, after = text[: m.start()], text[m.end():]
+        # Only the neighbourhood counts (and slicing whole texts would be quadratic).
+        before, after = text[max(0, m.start() - 16): m.start()], text[m.end(): m.end() + 16]
         amount = _seconds(m.group(0))
         if after.lstrip().startswith(("加算", "ずつ加算")) or before.rstrip().endswith("フィッシャー"):
             increment = amount

@@ -29,6 +29,7 @@ from shogiban.kifu.headers import CSA_TO_KIF, KIF_TO_CSA
 from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
 from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
 from shogiban.kifu.results import csa_token, make_result
+from shogiban.kifu.timecontrol import time_header_pairs
 from shogiban.kifu.timefmt import format_seconds_csa
 from shogiban.move import drop_code, move_code
 from shogiban.notation.csa_move import CSA_PIECE_NAMES, CSA_PIECE_TYPES, make_csa_move
@@ -428,13 +429,15 @@ def write_csa(game: Game, *, version: str = "2.2", losses: list[Loss] | None = N
     if white is not None:
         out.append(f"N-{_one_line(white)}")
     others: list[str] = []
-    for key, value in headers.pairs():
+    pairs, time_lost = time_header_pairs(headers, "csa" + version)
+    add_loss(losses, "time_control", int(time_lost is not None), time_lost or "")
+    for key, value in pairs:
         if key in ("先手", "後手", "下手", "上手", "手合割"):
             continue
         csa_key = KIF_TO_CSA.get(key) or (key[1:] if key.startswith("$") else None)
         if csa_key is not None and not _CSA_KEY.fullmatch(csa_key):
             csa_key = None  # "$A:B" or "$A,+7776FU" would read back as another line
-        csa_value = _csa_info(csa_key, value, game) if csa_key is not None else None
+        csa_value = _csa_info(csa_key, value) if csa_key is not None else None
         if csa_key is not None and csa_value is not None:
             out.append(f"${csa_key}:{csa_value}")
         else:
@@ -473,7 +476,7 @@ _DATE = re.compile(
 _CSA_DATE = re.compile(r"\d{4}/\d{2}/\d{2}( \d{2}:\d{2}:\d{2})?$")
 
 
-def _csa_info(key: str, value: str, game: Game) -> str | None:
+def _csa_info(key: str, value: str) -> str | None:
     """*value* in the form CSA readers expect for ``$key``, or None when it has none."""
     if key in ("START_TIME", "END_TIME") and not _CSA_DATE.match(value):
         m = _DATE.match(value)
@@ -484,11 +487,7 @@ def _csa_info(key: str, value: str, game: Game) -> str | None:
             return date
         return f"{date} {int(m.group(4)):02d}:{int(m.group(5)):02d}:{int(m.group(6) or 0):02d}"
     if key == "TIME_LIMIT" and not re.fullmatch(r"\d+:\d{2}\+\d+", value):
-        control = game.time_control()
-        if control is None or control.increment or not float(control.main).is_integer():
-            return None
-        minutes = int(control.main) // 60
-        return f"{minutes // 60:02d}:{minutes % 60:02d}+{int(control.byoyomi):02d}"
+        return None  # a time control that cannot be read (time_header_pairs wrote any other)
     if key == "NOTE":
         return _one_line("\n".join(text_lines(value)).replace("\\", "\\\\").replace("\n", "\\n"))
     return _one_line(value)

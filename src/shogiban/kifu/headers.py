@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, MutableMapping
 
-#: CSA ``$KEY`` names and the KIF header names they are stored under.
+#: CSA ``$KEY`` names and the KIF header names they are stored under.  ``$TIME_LIMIT`` and
+#: ``$TIME`` keep their names: ``HH:MM+SS`` is not what 持ち時間 says (see
+#: :mod:`shogiban.kifu.timecontrol`, which every writer turns them into its own format with).
 CSA_TO_KIF = {
     "EVENT": "棋戦",
     "SITE": "場所",
     "START_TIME": "開始日時",
     "END_TIME": "終了日時",
-    "TIME_LIMIT": "持ち時間",
     "OPENING": "戦型",
     "NOTE": "備考",
 }

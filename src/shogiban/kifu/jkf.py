@@ -32,6 +32,7 @@ from shogiban.kifu.headers import PLAYER_KEYS
 from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
 from shogiban.kifu.results import csa_token, make_result
+from shogiban.kifu.timecontrol import time_header_pairs
 from shogiban.kifu.walk import LineWalk, Step
 from shogiban.move import Move
 from shogiban.notation.excerpt import excerpt
@@ -382,7 +383,9 @@ def jkf_object(game: Game, *, losses: list[Loss] | None = None, raw: bool = Fals
     record: dict[str, Any] = {"header": {}}
     # JSON escapes every control character, but programs turn JKF into KIF or CSA lines: keys
     # and values are cleaned as every writer cleans them (shogiban.notation.safetext).
-    for key, value in game.headers.pairs():
+    pairs, time_lost = time_header_pairs(game.headers, "kif")
+    add_loss(losses, "time_control", int(time_lost is not None), (time_lost or "").replace("kif", "jkf", 1))
+    for key, value in pairs:
         if key != "手合割":
             record["header"][one_line(key)] = one_line(value) if key in PLAYER_KEYS else clean_text(value)
     sfen = game.start_sfen

@@ -26,6 +26,7 @@ from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits, too_large
 from shogiban.kifu.lines import LineTracker
 from shogiban.kifu.losses import Loss, add_loss
 from shogiban.kifu.results import Result, ResultKind
+from shogiban.kifu.timecontrol import time_header_pairs
 from shogiban.kifu.walk import LineWalk, Step
 from shogiban.notation.bod import make_bod, parse_bod
 from shogiban.notation.excerpt import excerpt
@@ -237,7 +238,8 @@ def header_block(
     fields = sfen.split()
     handicap = handicap_of_sfen(sfen)
     needs_bod = handicap is None or handicap.japanese in AMBIGUOUS_HANDICAPS or fields[3] != "1"
-    pairs = game.headers.pairs()
+    pairs, time_lost = time_header_pairs(game.headers, "kif")
+    add_loss(losses, "time_control", int(time_lost is not None), (time_lost or "").replace("kif", fmt, 1))
     if handicap is not None:
         # 三/五/七枚落ち mean different positions to different programs (and older ones lack the
         # 七枚落ち names): the diagram alone says which.

@@ -30,7 +30,9 @@ class Loss:
 
     what: str
     """What was left out, a stable code: ``variations``, ``comments``, ``times``,
-    ``time_fractions``, ``bookmarks``, ``headers``, ``moves``, ``result`` or ``characters``."""
+    ``time_fractions``, ``bookmarks``, ``headers``, ``moves``, ``result``, ``characters`` or
+    ``time_control`` (part of the time control: byoyomi periods, or what CSA V2.2's
+    ``$TIME_LIMIT`` cannot hold)."""
     count: int
     """How many (nodes, alternatives, header pairs, results or characters)."""
     detail: str
@@ -44,6 +46,7 @@ class Loss:
 _SINGULAR = {
     "variations": "variation", "comments": "comment", "times": "time", "time_fractions": "time fraction",
     "bookmarks": "bookmark", "headers": "header", "moves": "move", "characters": "character",
+    "time_control": "time control",
 }
 
 

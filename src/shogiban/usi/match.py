@@ -35,6 +35,7 @@ from shogiban.game.limits import clock_limit
 from shogiban.game.players import Decision, decision_from_error, decision_from_result
 from shogiban.kifu import Game, GameNode, Headers, Result, ResultKind, write_game
 from shogiban.kifu.results import result_from_outcome
+from shogiban.kifu.timecontrol import kif_time_headers
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
 from shogiban.sfen import STARTING_SFEN
@@ -329,10 +330,8 @@ class Match:
         headers = Headers()
         headers["開始日時"] = datetime.datetime.now().strftime("%Y/%m/%d %H:%M:%S")
         headers["棋戦"] = "shogiban match"
-        if tc.enabled:
-            headers["持ち時間"] = f"{tc.main:g}秒" + (f"+{tc.increment:g}秒" if tc.increment else "")
-            if tc.byoyomi:
-                headers["秒読み"] = f"{tc.byoyomi:g}秒"
+        for key, value in kif_time_headers(tc):  # as every record writer words them
+            headers[key] = value
         headers["下手" if handicap else "先手"] = black
         headers["上手" if handicap else "後手"] = white
         headers["備考"] = (f"time control: {describe_limits(tc, self.config.depth, self.config.nodes)}; "

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from shogiban.board import Board
 from shogiban.errors import KifuParseError, ShogibanError
+from shogiban.game.timecontrol import TimeControl
 from shogiban.handicaps import handicap_of_sfen
 from shogiban.pieces import Color
 from shogiban.web.schema import MAX_RECORD_BYTES, RECORD_FORMATS, excerpt, shorten
@@ -136,6 +137,14 @@ class RoomRecord:
     """The illegal move that ended the game, if one did."""
 
 
+def _time_control(control: object) -> TimeControl:
+    """A room's time control: the game's :class:`TimeControl`, or the clock view's durations."""
+    if isinstance(control, TimeControl):
+        return control
+    main, byoyomi, increment = (getattr(control, name) for name in ("main", "byoyomi", "increment"))
+    return TimeControl(main.total_seconds(), byoyomi.total_seconds(), increment.total_seconds())
+
+
 def room_record(room: GameRoom) -> RoomRecord:
     """A copy of *room*'s record: headers, moves with their times, and the result."""
     board = room.board
@@ -145,14 +154,10 @@ def room_record(room: GameRoom) -> RoomRecord:
     headers["開始日時"] = datetime.datetime.fromtimestamp(room.created_at).strftime("%Y/%m/%d %H:%M:%S")
     if handicap is not None:
         headers["手合割"] = handicap.japanese
-    control = room.clock.control
-    if control.enabled:
-        minutes = int(control.main.total_seconds() // 60)
-        extra = (
-            f"+{int(control.byoyomi.total_seconds())}秒" if control.byoyomi else
-            f"+{int(control.increment.total_seconds())}秒加算" if control.increment else ""
-        )
-        headers["持ち時間"] = f"{minutes}分{extra}"
+    from shogiban.kifu.timecontrol import kif_time_headers
+
+    # 持ち時間 and 秒読み as every record writer words them (shogiban.kifu.timecontrol).
+    headers.update(kif_time_headers(_time_control(room.clock.control)))
     for color, key in ((Color.BLACK, "下手" if giver else "先手"), (Color.WHITE, "上手" if giver else "後手")):
         # Both sides' lines always (Kifu for Windows and ShogiHome write them, empty for a
         # nameless player), so a reader never mistakes a one-line record for a handicap game.

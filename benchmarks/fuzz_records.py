@@ -23,17 +23,41 @@ It reports:
   killed and restarted), all twenty-odd reader and writer calls together;
 * the slowest input and the slowest single call, and the child's peak memory (its maximum
   resident set size).
+
+``--targets`` chooses what runs on each input: ``readers`` (the above, the default), and the
+command-line entry points ``analyse``, ``solve`` and ``convert`` (``cli`` is all three), e.g.
+
+    python benchmarks/fuzz_records.py --targets cli --seconds 300 --out fuzz-cli
+
+Each command runs as ``shogiban.cli.main([...])`` on the input written to a file (named with the
+seed's extension) in a process forked for that one call from a server that has shogiban imported
+(``RLIMIT_AS`` = ``--memory-mb``, ``--cli-timeout`` seconds): ``analyse FILE OUT --engine
+builtin:1 --depth 1 --max-positions 256 --no-cache``, ``solve FILE --timeout 0.5 --max-nodes 5000``
+and ``convert FILE OUT.<random format>`` (``--strict`` one time in five).  A crash is a traceback
+on its standard error or an exit status other than 0, 1, 2 or 3 (the statuses the commands
+document), or the process dying; a hang is a call not finished in time.  Each call's peak memory
+is its ``VmHWM`` (reset with ``/proc/self/clear_refs`` when the call starts, so the server's peak
+does not show): the report gives per command the growth over the process's memory before the call
+per input byte (median and maximum, over every call and over inputs of 100 kB or more, where
+the command's fixed costs such as the engine's hash table no longer dominate) and the largest
+peak.  A peak above ``--finding-mb`` (1,024) on an input under the command's size limits (all
+inputs are: at most 2 MB, the smallest limit is ``solve``'s 4 MB) is a finding, saved to ``--out``
+as ``memory-NNNN``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import os
 import random
+import statistics
 import sys
+import tempfile
 import time
 import traceback
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -261,19 +285,199 @@ class Child:
         self.conn.close()
 
 
+# -- the command-line entry points ------------------------------------------------------------
+
+COMMANDS = ("analyse", "solve", "convert")
+CLI_STATUSES = (0, 1, 2, 3)  # convert and analyse: 0, 1 (a record failed), 2 (usage); solve: 3 (timeout)
+CONVERT_TO = ("kif", "kifu", "ki2", "ki2u", "csa", "jkf", "sfen", "usi", "usen", "bod", "svg")
+LARGE_INPUT = 100_000  # inputs from which the per-byte figures are given apart
+
+
+def cli_argv(rng: random.Random, command: str, source: Path, folder: Path) -> list[str]:
+    """The command line of one call of *command* on *source*, its outputs in *folder*."""
+    if command == "analyse":
+        return ["analyse", str(source), str(folder / f"analysed{source.suffix}"), "--engine", "builtin:1",
+                "--depth", "1", "--max-positions", "256", "--no-cache", "--lang", "en", "--overwrite"]
+    if command == "solve":
+        return ["solve", str(source), "--timeout", "0.5", "--max-nodes", "5000"]
+    argv = ["convert", str(source), str(folder / f"converted.{rng.choice(CONVERT_TO)}"), "--overwrite"]
+    return [*argv, "--strict"] if rng.random() < 0.2 else argv
+
+
+def _hwm_kib() -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+
+
+def cli_child(argv: list[str], folder: str, memory_mb: int) -> None:
+    """Run ``shogiban.cli.main(argv)`` as the command line would, its output in files in *folder*,
+    and leave ``status base-KiB peak-KiB seconds`` in ``folder/result``."""
+    import resource
+
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        os.dup2(os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), fd)
+    try:  # the peak so far (the server's, as forked) is forgotten: VmHWM starts again from VmRSS
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as refs:
+            refs.write("5")
+    except OSError:
+        pass
+    base = _hwm_kib()
+    resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
+    from shogiban.cli import main
+
+    started = time.perf_counter()
+    status: Any
+    try:
+        status = main(argv)
+    except SystemExit as stop:  # what the interpreter does with it
+        status = stop.code
+        if status is not None and not isinstance(status, int):
+            print(status, file=sys.stderr)
+            status = 1
+    except BaseException:  # what the interpreter does with an uncaught exception
+        traceback.print_exc()
+        status = 1
+    took = time.perf_counter() - started
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a stream the command closed
+            stream.flush()
+    status = 0 if status is None else status
+    with open(os.path.join(folder, "result"), "w", encoding="ascii") as result:
+        result.write(f"{status} {base} {_hwm_kib()} {took:.3f}")
+    os._exit(status & 0xFF)
+
+
+@dataclass
+class CliStats:
+    """What the calls of one command came to."""
+
+    calls: int = 0
+    crashes: int = 0
+    hangs: int = 0
+    findings: int = 0
+    statuses: dict[int, int] = field(default_factory=dict)
+    per_byte: list[float] = field(default_factory=list)
+    per_byte_large: list[float] = field(default_factory=list)
+    largest: tuple[int, int, str] = (0, 0, "")  # peak KiB, input bytes, seed
+    slowest: tuple[float, int, str] = (0.0, 0, "")
+
+    def line(self, command: str, finding_mb: int) -> str:
+        def spread(values: list[float]) -> str:
+            if not values:
+                return "no calls"
+            return f"median {statistics.median(values):.1f}, max {max(values):,.1f} B/byte ({len(values)} calls)"
+
+        statuses = ", ".join(f"{status}: {count}" for status, count in sorted(self.statuses.items()))
+        return (f"{command}: calls {self.calls}, crashes {self.crashes}, hangs {self.hangs}, over "
+                f"{finding_mb:,} MB {self.findings}; exit statuses {{{statuses}}}; peak growth per input byte "
+                f"{spread(self.per_byte)}; inputs of {LARGE_INPUT // 1000} kB or more: {spread(self.per_byte_large)}; "
+                f"largest peak {self.largest[0] / 1024:.0f} MB ({self.largest[1]:,} bytes, from {self.largest[2]}); "
+                f"slowest call {self.slowest[0]:.2f} s ({self.slowest[1]:,} bytes, from {self.slowest[2]})")
+
+
+
+class CliRunner:
+    """Forks one process per command-line call from a server with shogiban imported."""
+
+    def __init__(self, memory_mb: int) -> None:
+        self.memory_mb = memory_mb
+        self.context = multiprocessing.get_context("forkserver")
+        self.context.set_forkserver_preload(["__main__", "shogiban.cli", "shogiban.commands.analyse",
+                                             "shogiban.commands.solve", "shogiban.commands.convert",
+                                             "shogiban.kifu", "shogiban.tsume", "shogiban.engines.simple",
+                                             "rich.progress", "rich.table"])
+        self.folder = Path(tempfile.mkdtemp(prefix="shogiban-fuzz-cli-"))
+
+    def run(self, argv: list[str], folder: Path, timeout: float) -> tuple[str, Any]:
+        """``("ok", (status, base KiB, peak KiB, seconds, stderr))``, ``("hang", None)`` or
+        ``("died", exit code)``."""
+        result = folder / "result"
+        result.unlink(missing_ok=True)
+        process = self.context.Process(target=cli_child, args=(argv, str(folder), self.memory_mb), daemon=True)
+        process.start()
+        process.join(timeout)
+        if process.is_alive():
+            process.kill()
+            process.join(10)
+            return "hang", None
+        if not result.exists():
+            return "died", process.exitcode
+        status, base, peak, took = result.read_text(encoding="ascii").split()
+        stderr = (folder / "stderr").read_bytes()[-200_000:].decode("utf-8", errors="replace")
+        return "ok", (int(status), int(base), int(peak), float(took), stderr)
+
+    def stop(self) -> None:
+        for path in sorted(self.folder.rglob("*"), reverse=True):
+            if path.is_dir():
+                path.rmdir()
+            else:
+                path.unlink()
+        self.folder.rmdir()
+
+
+def fuzz_cli(runner: CliRunner, commands: list[str], rng: random.Random, data: bytes, seed: str,
+             args: argparse.Namespace, stats: dict[str, CliStats], out: Path) -> None:
+    """Each of *commands* on *data*, the figures added to *stats* and the findings saved to *out*."""
+    folder = runner.folder
+    for path in folder.iterdir():
+        path.unlink()
+    source = folder / f"input{Path(seed).suffix or '.txt'}"
+    source.write_bytes(data)
+    for command in commands:
+        argv = cli_argv(rng, command, source, folder)
+        figures = stats[command]
+        figures.calls += 1
+        outcome, answer = runner.run(argv, folder, args.cli_timeout)
+        shown = " ".join(argv).replace(str(folder) + "/", "")
+        if outcome == "hang":
+            figures.hangs += 1
+            _save(out, f"hang-cli-{sum(s.hangs for s in stats.values()):04d}", seed, data,
+                  f"{shown}: no exit within {args.cli_timeout} s")
+            continue
+        if outcome == "died":
+            figures.crashes += 1
+            _save(out, f"crash-cli-{sum(s.crashes for s in stats.values()):04d}", seed, data,
+                  f"{shown}: the process died (exit code {answer})")
+            continue
+        status, base, peak, took, stderr = answer
+        figures.statuses[status] = figures.statuses.get(status, 0) + 1
+        if "Traceback (most recent call last)" in stderr or status not in CLI_STATUSES:
+            figures.crashes += 1
+            _save(out, f"crash-cli-{sum(s.crashes for s in stats.values()):04d}", seed, data,
+                  f"{shown}: exit status {status}\n\n{stderr}")
+        growth = max(0, peak - base) * 1024 / max(1, len(data))
+        figures.per_byte.append(growth)
+        if len(data) >= LARGE_INPUT:
+            figures.per_byte_large.append(growth)
+        if peak > figures.largest[0]:
+            figures.largest = (peak, len(data), seed)
+        if took > figures.slowest[0]:
+            figures.slowest = (took, len(data), seed)
+        if peak > args.finding_mb << 10:
+            figures.findings += 1
+            _save(out, f"memory-{sum(s.findings for s in stats.values()):04d}", seed, data,
+                  f"{shown}: peak {peak / 1024:.0f} MB on {len(data):,} bytes (exit status {status})")
+
+
 # -- the fuzz loop ----------------------------------------------------------------------------
 
 
 def fuzz(args: argparse.Namespace) -> int:
+    targets = _targets(args.targets)
+    commands = [command for command in COMMANDS if command in targets]
     rng = random.Random(args.seed)
+    cli_rng = random.Random(args.seed + 1)  # the command lines: the inputs stay those of --seed
     pool = seeds()
     names = sorted(pool)
     datas = [pool[n] for n in names]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    print(f"{len(names)} seeds; fuzzing for {args.seconds} s, {args.timeout} s per input, "
-          f"{args.memory_mb} MB for the child; findings go to {out}", flush=True)
-    worker = Child(args.memory_mb)
+    print(f"{len(names)} seeds; fuzzing {', '.join(targets)} for {args.seconds} s, {args.timeout} s per input "
+          f"(readers), {args.cli_timeout} s per command, {args.memory_mb} MB for a child; findings go to {out}",
+          flush=True)
+    worker = Child(args.memory_mb) if "readers" in targets else None
+    runner = CliRunner(args.memory_mb) if commands else None
+    cli_stats = {command: CliStats() for command in commands}
     inputs = calls = crashes = hangs = deaths = 0
     peak = 0
     slowest = (0.0, 0, "")
@@ -284,6 +488,10 @@ def fuzz(args: argparse.Namespace) -> int:
             index = rng.randrange(len(names))
             data = mutate(rng, datas[index], datas)
             inputs += 1
+            if runner is not None:
+                fuzz_cli(runner, commands, cli_rng, data, names[index], args, cli_stats, out)
+            if worker is None:
+                continue
             outcome, answer = worker.run(data, args.timeout)
             if outcome == "ok":
                 made, found, seconds, kib, (call_seconds, call) = answer
@@ -304,12 +512,36 @@ def fuzz(args: argparse.Namespace) -> int:
                 crashes += 1
                 _save(out, f"crash-{crashes:04d}", names[index], data, f"the child died (exit code {answer})")
     finally:
-        worker.stop()
-    print(f"inputs {inputs}, reader and writer calls {calls}, crashes {crashes} (child deaths {deaths}), "
-          f"hangs {hangs}, peak memory {peak / 1024:.0f} MB; slowest input {slowest[0]:.2f} s for every "
-          f"call ({slowest[1]} bytes, from {slowest[2]}), slowest call {slowest_call[0]:.2f} s "
-          f"({slowest_call[2]}, {slowest_call[1]} bytes)")
-    return 1 if crashes or hangs else 0
+        if worker is not None:
+            worker.stop()
+        if runner is not None:
+            runner.stop()
+    print(f"inputs {inputs}")
+    if worker is not None:
+        print(f"readers: reader and writer calls {calls}, crashes {crashes} (child deaths {deaths}), "
+              f"hangs {hangs}, peak memory {peak / 1024:.0f} MB; slowest input {slowest[0]:.2f} s for every "
+              f"call ({slowest[1]} bytes, from {slowest[2]}), slowest call {slowest_call[0]:.2f} s "
+              f"({slowest_call[2]}, {slowest_call[1]} bytes)")
+    for command, figures in cli_stats.items():
+        print(figures.line(command, args.finding_mb))
+    bad = crashes + hangs + sum(f.crashes + f.hangs + f.findings for f in cli_stats.values())
+    return 1 if bad else 0
+
+
+def _targets(text: str) -> list[str]:
+    """``readers``, ``analyse``, ``solve``, ``convert`` from a comma-separated list (``cli``: the
+    three commands, ``all``: everything)."""
+    chosen: list[str] = []
+    for word in (w.strip() for w in text.split(",") if w.strip()):
+        expanded = {"cli": list(COMMANDS), "all": ["readers", *COMMANDS]}.get(word, [word])
+        for target in expanded:
+            if target not in ("readers", *COMMANDS):
+                raise SystemExit(f"unknown target {target!r}: readers, analyse, solve, convert, cli or all")
+            if target not in chosen:
+                chosen.append(target)
+    if not chosen:
+        raise SystemExit("no targets")
+    return chosen
 
 
 def _save(out: Path, stem: str, seed: str, data: bytes, report: str) -> None:
@@ -409,7 +641,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="fuzz-out", help="folder for the inputs that crash or hang")
     parser.add_argument("--timeout", type=float, default=60,
                         help="seconds one input may take: every reader (twice) and writer on it")
-    parser.add_argument("--memory-mb", type=int, default=1536, help="address-space cap of the child")
+    parser.add_argument("--memory-mb", type=int, default=1536,
+                        help="address-space cap of the child (and of each command's process)")
+    parser.add_argument("--targets", default="readers",
+                        help="comma-separated: readers, analyse, solve, convert, cli (the three commands), all")
+    parser.add_argument("--cli-timeout", type=float, default=60, help="seconds one command call may take")
+    parser.add_argument("--finding-mb", type=int, default=1024,
+                        help="a command's peak memory above this on an input under its limits is a finding")
     parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same inputs)")
     parser.add_argument("--large", action="store_true", help="time the readers on ~2 MB records instead")
     args = parser.parse_args(argv)

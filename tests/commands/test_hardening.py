@@ -220,3 +220,18 @@ def test_convert_refuses_to_overwrite_its_input(tmp_path: Path, capsys: pytest.C
     (folder / "a.csa").write_text(GIFT)
     assert main(["convert", str(folder), str(folder), "--to", "csa"]) == 1
     assert (folder / "a.csa").read_text() == GIFT
+
+
+def test_convert_refuses_records_past_its_move_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Finding 14: a conversion's memory is linear in the moves (about 1.5 KB each), so the number
+    # of moves is bounded (200,000 by default) with a clear one-line error past it.
+    record = tmp_path / "game.usi"
+    record.write_text("position startpos moves 7g7f 3c3d 2g2f 8c8d\n", encoding="utf-8")
+    assert main(["convert", str(record), "--to", "csa", "--max-moves", "3"]) == 1
+    err = capsys.readouterr().err
+    assert "more than 3 moves" in err
+    assert "Traceback" not in err
+    assert main(["convert", str(record), "--to", "csa", "--max-moves", "4"]) == 0
+    with pytest.raises(SystemExit) as exited:
+        main(["convert", str(record), "--to", "csa", "--max-moves", "0"])
+    assert exited.value.code == 2

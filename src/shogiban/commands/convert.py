@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +26,15 @@ from shogiban.kifu.api import read_game, read_games, write_game
 from shogiban.kifu.csa import csa_encoding
 from shogiban.kifu.detect import EXTENSIONS, FORMATS, format_of_filename
 from shogiban.kifu.game import Game
+from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.notation.excerpt import excerpt
 
 _EXTENSION_OF = {"kif": ".kif", "kifu": ".kifu", "ki2": ".ki2", "ki2u": ".ki2u", "csa": ".csa", "jkf": ".jkf",
                  "sfen": ".sfen", "usi": ".usi", "usen": ".usen", "bod": ".bod", "svg": ".svg"}
 MAX_PLY = 10_000_000
+#: Moves (all lines together) a record may have to be converted, by default: far beyond any real
+#: game or study, and it keeps a conversion's memory to a few hundred MB (about 1.5 KB a move).
+DEFAULT_MAX_MOVES = 200_000
 _TEXT_ENCODING = {"kif": "cp932", "ki2": "cp932", "kifu": "utf-8", "ki2u": "utf-8"}
 
 
@@ -48,10 +53,17 @@ def add_parser(sub: Any) -> None:
                    help="input format (default: detected from the content)")
     p.add_argument("--ply", type=int_in(0, MAX_PLY), metavar="N",
                    help="for bod and svg: the position after this many moves (0 to the main line's length)")
+    p.add_argument("--max-moves", type=int_in(1, DEFAULT_LIMITS.max_moves), default=DEFAULT_MAX_MOVES, metavar="N",
+                   help=f"refuse records of more than N moves, all lines together (default {DEFAULT_MAX_MOVES:,}; "
+                        "memory grows about 1.5 KB a move)")
     p.add_argument("--overwrite", action="store_true", help="allow writing over an input file")
     p.add_argument("--csa-version", choices=("2.2", "3.0"), default="2.2", help="CSA version to write")
     p.add_argument("--strict", action="store_true", help="refuse records with any problem")
     p.set_defaults(run=run)
+
+
+def _limits(args: argparse.Namespace) -> ReadLimits:
+    return replace(DEFAULT_LIMITS, max_moves=args.max_moves)
 
 
 def _options(fmt: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -79,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None and not args.overwrite and inputs_overwritten([args.output], [args.input]):
         raise KifuParseError(f"refusing to write over the input {excerpt(str(args.input))} "
                              "(give another output, or --overwrite)")
-    game = read_game(args.input, format=args.source_format, strict=args.strict)
+    game = read_game(args.input, format=args.source_format, strict=args.strict, limits=_limits(args))
     _check_ply(game, fmt, args)
     for error in game.errors:
         print(f"{args.input}: {error}", file=sys.stderr)
@@ -132,7 +144,7 @@ def _convert_folder(args: argparse.Namespace) -> int:
         for path in files:
             relative = path.relative_to(args.input)
             try:
-                games = read_games(path, format=args.source_format, strict=args.strict)
+                games = read_games(path, format=args.source_format, strict=args.strict, limits=_limits(args))
                 for index, game in enumerate(games):
                     suffix = f"-{index + 1}" if len(games) > 1 else ""
                     target = args.output / relative.parent / f"{relative.stem}{suffix}{extension}"

@@ -406,3 +406,20 @@ def test_a_failed_declaration_names_the_unmet_condition_by_its_code() -> None:
     assert refused.code == "cannot_declare"
     assert refused.params["reason"] == "king_not_in_camp"
     assert "not in the enemy camp" in refused.message
+
+
+def test_an_engine_decision_is_adjudicated_without_replaying_the_game() -> None:
+    # The review: adjudication flipped `tournament` on and off, replaying the whole game twice per
+    # engine move.  apply(..., adjudicate=True) judges a foul as a loss on a copy of the position.
+    state = run(playing(Mode.COMPUTER, engines=(False, True)), Move("7g7f"))
+    following, _ = apply(state, Move("3c3d"), 2.0, adjudicate=True)
+    assert following.tournament is False
+    assert following._cached_board is not None  # the position carried over, not rebuilt
+    fouled, _ = apply(state, Move("5a5e"), 2.0, adjudicate=True)
+    assert fouled.outcome is not None
+    assert fouled.outcome.termination is Termination.ILLEGAL_MOVE
+    assert fouled.outcome.detail == "gote: 5a5e (a king on 5a cannot move to 5e)"
+    assert code(state, Role.WHITE, Move("5a5e")) is not None  # a person's foul is still refused
+    failed, _ = apply(state, Declare(), 2.0, adjudicate=True)
+    assert failed.outcome is not None
+    assert failed.outcome.termination is Termination.ILLEGAL_MOVE

@@ -157,8 +157,9 @@ def _status_refusal(state: GameState, action: Action) -> Refusal | None:
     return None
 
 
-def check(state: GameState, action: Action) -> Refusal | None:
-    """Why *action* cannot happen in *state* whoever asks, or None (what :func:`apply` refuses)."""
+def check(state: GameState, action: Action, *, adjudicate: bool = False) -> Refusal | None:
+    """Why *action* cannot happen in *state* whoever asks, or None (what :func:`apply` refuses).
+    With *adjudicate*, a move or declaration is judged as in a tournament (see :func:`apply`)."""
     refusal = _status_refusal(state, action)
     if refusal is not None:
         return refusal
@@ -173,9 +174,9 @@ def check(state: GameState, action: Action) -> Refusal | None:
     if ply is not None and ply != state.ply:
         return _refuse("stale_ply", f"stale request: ply {ply!r} but {state.ply} moves have been played", ply=state.ply)
     if isinstance(action, Move):
-        return _move_refusal(state, action)
+        return None if adjudicate else _move_refusal(state, action)
     if isinstance(action, Declare):
-        if not state.tournament:
+        if not (state.tournament or adjudicate):
             # The one status the rules work out: a 24-30 point declaration under the 24-point rule
             # is a 持将棋 draw, not a failure, whoever declares it.
             failed = state.board().declaration_status().refusal
@@ -221,14 +222,18 @@ def _move_refusal(state: GameState, action: Move) -> Refusal | None:
                    f"illegal move: {action.usi!r} ({refused.message})")
 
 
-def apply(state: GameState, action: Action, now: float) -> tuple[GameState, list[Event]]:
+def apply(
+    state: GameState, action: Action, now: float, *, adjudicate: bool = False,
+) -> tuple[GameState, list[Event]]:
     """The state after *action* at *now*, and what happened.
 
     A move or a declaration made after the mover's time ran out ends the game on time instead.
+    With *adjudicate* (an engine's decision, in every front end) an illegal or unreadable move and
+    a failed declaration are not refused but lose, as in a tournament, without changing the game.
 
     :raises RefusedError: if *action* cannot happen in *state* (see :func:`check`).
     """
-    refusal = check(state, action)
+    refusal = check(state, action, adjudicate=adjudicate)
     if refusal is not None:
         raise RefusedError(refusal)
     if isinstance(action, Start):
@@ -251,9 +256,10 @@ def apply(state: GameState, action: Action, now: float) -> tuple[GameState, list
     if isinstance(action, Move | Declare) and state.clock.is_flagged(now):
         return _flag(state, now)
     if isinstance(action, Move):
-        return _move(state, action, now)
+        return _move(state, action, now, adjudicate)
     if isinstance(action, Declare):
         board = state.board()
+        board.tournament = board.tournament or adjudicate  # a copy: the state's own board is untouched
         return _end(state, board.declare_win(), now)
     if isinstance(action, Undo):
         return _undo(state, now)
@@ -278,7 +284,7 @@ def _end(state: GameState, outcome: Outcome, now: float) -> tuple[GameState, lis
     return ended, [ClockUpdated(clock), GameEnded(outcome)]
 
 
-def _move(state: GameState, action: Move, now: float) -> tuple[GameState, list[Event]]:
+def _move(state: GameState, action: Move, now: float, adjudicate: bool = False) -> tuple[GameState, list[Event]]:
     board = state.board()
     try:
         move = BoardMove.from_usi(action.usi)
@@ -287,7 +293,8 @@ def _move(state: GameState, action: Move, now: float) -> tuple[GameState, list[E
         detail = f"{_SIDE[board.turn]}: unreadable move {action.usi!r}"
         return _end(state, Outcome(Termination.ILLEGAL_MOVE, board.turn.other, detail), now)
     if not board.is_legal(move):
-        board.push_legal(move)  # tournament mode: records the foul and its reason
+        board.tournament = True  # tournament or adjudicated (a copy): records the foul and its reason
+        board.push_legal(move)
         outcome = board.outcome()
         assert outcome is not None
         return _end(state, outcome, now)

@@ -461,10 +461,7 @@ class GameRoom:
         (write, then swap: a state the database does not have is never shown).  *adjudicate*
         plays it as the rules adjudicate an engine's move (a foul loses)."""
         now = self.services.now()
-        state = game.evolve(self.state, tournament=True) if adjudicate else self.state
-        following, events = game.apply(state, action, now)
-        if adjudicate:
-            following = game.evolve(following, tournament=False)
+        following, events = game.apply(self.state, action, now, adjudicate=adjudicate)
         entry: MoveEntry | None = None
         board = self.state.board()
         labels = [

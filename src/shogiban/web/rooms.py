@@ -130,6 +130,11 @@ def _forms(board: Board, move: Move, previous: int | None) -> dict[str, str]:
     return move_forms(board, move, previous_to=previous)
 
 
+def spent_ms(played: game.PlayedMove) -> int:
+    """The time a move took, in whole milliseconds (as stored)."""
+    return round(played.spent.total_seconds() * 1000)
+
+
 def outcome_info(outcome: Outcome | None) -> OutcomeInfo | None:
     """An outcome for clients."""
     if outcome is None:
@@ -179,16 +184,15 @@ class GameRoom:
         """The friend's single-use invitation to the open seat (None once used)."""
         self.created_at = stored.created_at
         rule = EnteringKingRule(self.settings.get("rule", EnteringKingRule.POINTS_27.value))
-        self.labels: list[str] = []
-        self.forms: list[dict[str, str] | None] = []
-        self.spent: list[int] = []
+        self.notations: list[tuple[str, dict[str, str] | None]] = []
+        """Each move's KI2 label and its other notations (worked out once, from the position before it)."""
         self.generation = 0
         self._labeler = services.labeler
         board = Board(stored.start_sfen, entering_king_rule=rule)
         played: list[game.PlayedMove] = []
         for usi, spent in stored.moves:
             move = board.parse_usi(usi)
-            self._note(board, move, spent)
+            self._note(board, move)
             board.push(move)
             played.append(game.PlayedMove(move.usi(), timedelta(milliseconds=spent)))
         clock = Clock.from_dict(stored.clock) if stored.clock else Clock()
@@ -314,7 +318,7 @@ class GameRoom:
             "undo": can["undo"],
             "hint": can["move"] and engines and self.mode in ("computer", "local"),
             "declare": can["declare"],
-            "resign": can["resign"] or (role is not None and self.state.status is Status.WAITING),
+            "resign": can["resign"],
             "join": role is None and self.open_seat is not None and self.outcome is None,
         }
 
@@ -351,8 +355,8 @@ class GameRoom:
     def moves(self) -> list[MoveEntry]:
         """The record so far."""
         return [
-            {"ply": i + 1, "usi": played.usi, "label": self.labels[i], "forms": self.forms[i],
-             "spent_ms": self.spent[i]}
+            {"ply": i + 1, "usi": played.usi, "label": self.notations[i][0], "forms": self.notations[i][1],
+             "spent_ms": spent_ms(played)}
             for i, played in enumerate(self.state.moves)
         ]
 
@@ -431,12 +435,9 @@ class GameRoom:
 
     # -- the game --------------------------------------------------------------------------------
 
-    def _note(self, board: Board, move: Move, spent_ms: int) -> None:
+    def _note(self, board: Board, move: Move) -> None:
         previous = board.peek().to_square if board.ply else None
-        label, forms = self._label(board, move, previous)
-        self.labels.append(label)
-        self.forms.append(forms)
-        self.spent.append(spent_ms)
+        self.notations.append(self._label(board, move, previous))
 
     def _label(self, board: Board, move: Move, previous: int | None) -> tuple[str, dict[str, str] | None]:
         """The KI2 label of *move* and its other notations (a custom labeler gives the label only)."""
@@ -495,13 +496,11 @@ class GameRoom:
             raise RoomError("storage", "the change could not be saved: please try again") from error
         taken = next((e.count for e in events if isinstance(e, game.MovesTakenBack)), 0)
         if taken:
-            del self.labels[len(self.labels) - taken:]
-            del self.forms[len(self.forms) - taken:]
-            del self.spent[len(self.spent) - taken:]
+            del self.notations[len(self.notations) - taken:]
         for move, spent in labels:
-            self._note(board, move, spent)
-            entry = {"ply": following.ply, "usi": move.usi(), "label": self.labels[-1], "forms": self.forms[-1],
-                     "spent_ms": spent}
+            self._note(board, move)
+            label, forms = self.notations[-1]
+            entry = {"ply": following.ply, "usi": move.usi(), "label": label, "forms": forms, "spent_ms": spent}
         self.state = following
         self.generation += 1
         self._cancel_stale_searches()

@@ -168,3 +168,36 @@ def test_concurrent_solves_cannot_starve_the_light_requests(server: LiveServer) 
     assert set(statuses) == {200, 429}
     solved_at = next(at for status, at in answers if status == 200)
     assert checked_at < solved_at  # the light request did not wait behind the solver
+
+
+def test_move_undo_loops_do_not_starve_another_games_engine(server: LiveServer) -> None:
+    # Finding 3: loops of move/undo against level 8 left stale searches queued in the shared pool
+    # and another game's engine lost on time waiting behind them.
+    hostile = new_game(server, mode="computer", level=8, color="b", time={"main": 0, "byoyomi": 3})
+    victim = new_game(server, mode="computer", level=8, color="b", time={"main": 0, "byoyomi": 3})
+
+    def url(game: dict[str, str]) -> str:
+        return f"{server.ws_base}/ws/games/{game['id']}"
+
+    def cookie(game: dict[str, str]) -> dict[str, str]:
+        return {"Cookie": f"sb_{game['id']}={game['token']}"}
+
+    with connect(url(hostile), additional_headers=cookie(hostile), max_queue=None) as attacker, \
+            connect(url(victim), additional_headers=cookie(victim), max_queue=None) as player:
+        receive_type(attacker, "state")
+        receive_type(player, "state")
+        player.send(json.dumps({"type": "move", "usi": "7g7f", "ply": 0}))
+        receive_type(player, "move")  # the victim's own move; now its engine thinks
+        for _ in range(30):  # the hostile loop runs while the victim's engine thinks
+            attacker.send(json.dumps({"type": "move", "usi": "2g2f", "ply": 0}))
+            attacker.send(json.dumps({"type": "undo", "ply": 1}))
+            time.sleep(0.1)
+        deadline = time.monotonic() + 30
+        reply: dict[str, object] = {}
+        while time.monotonic() < deadline:
+            message = json.loads(player.recv(timeout=30))
+            if message["type"] in ("move", "state") and message.get("position", {}).get("ply") == 2:
+                reply = message
+                break
+        assert reply, "the victim's engine never moved"
+        assert reply.get("outcome") is None  # not lost on time

@@ -771,3 +771,17 @@ def test_a_resignation_the_store_refuses_changes_nothing(client: TestClient, mon
         assert state["outcome"] is None
         assert state["can"]["move"] is False  # a visitor without the token
         assert play(ws, "7g7f", 0)["type"] == "move"
+
+
+def test_health_and_readiness(make_client: Callable[..., TestClient], tmp_path: Path) -> None:
+    client = make_client(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    assert client.get("/healthz").json() == {"status": "ok"}
+    assert client.get("/readyz").json() == {"status": "ready", "database": "ok"}
+    store = client.app.state.store  # type: ignore[attr-defined]
+    store.store.engine.dispose()
+    (tmp_path / "games.sqlite3").unlink()
+    (tmp_path / "games.sqlite3").mkdir()  # the database file is gone: unreachable
+    answer = client.get("/readyz")
+    assert answer.status_code == 503
+    assert answer.json()["code"] == "not_ready"
+    assert client.get("/healthz").status_code == 200

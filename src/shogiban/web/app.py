@@ -9,6 +9,8 @@ HTTP API (errors are ``{"type": "error", "code", "message"}`` with a 4xx status,
 server is busy or its storage fails):
 
 * ``GET  /api/config`` -- levels, engines, handicaps.
+* ``GET  /healthz`` -- the process answers; ``GET /readyz`` -- and its database does (else 503
+  ``not_ready``).
 * ``POST /api/games`` -- new game (see :func:`shogiban.web.newgame.parse_new_game`); sets the
   player's cookie and returns ``{id, token, color, url, private_url}``, and for a friend's game
   ``invite_url``: the friend's single-use invitation (``url`` only lets people watch).
@@ -86,6 +88,8 @@ from shogiban.web.store import AsyncStore, GameStore, default_database_url
 log = logging.getLogger(__name__)
 
 COOKIE_PREFIX = "sb_"
+#: Seconds the database may take to answer a readiness probe.
+READY_SECONDS = 2.0
 _SENTINEL = object()
 
 __all__ = ["Connection", "cookie_name", "create_app", "error_response"]
@@ -293,6 +297,20 @@ def create_app(
             data["invite"] = invite
         return render_shell(request, page="game", title_key="ui.game.title", data=data, show_learn=bool(learn_routes))
 
+    async def healthz(request: Request, checked: Checked) -> Response:
+        """The process is alive and answering (for a load balancer's liveness probe)."""
+        return JSONResponse({"status": "ok"})
+
+    async def readyz(request: Request, checked: Checked) -> Response:
+        """The process can serve games: its database answers within a deadline."""
+        store: AsyncStore = state["store"]
+        try:
+            await asyncio.wait_for(store.run(store.store.ping), READY_SECONDS)
+        except (SQLAlchemyError, TimeoutError) as error:
+            log.warning("not ready: the database cannot be reached: %s", error)
+            raise RequestError("not_ready", "the database cannot be reached", 503) from None
+        return JSONResponse({"status": "ready", "database": "ok"})
+
     async def api_config(request: Request, checked: Checked) -> Response:
         services: Services = state["services"]
         return JSONResponse({
@@ -412,6 +430,8 @@ def create_app(
         CheckedRoute("/record", page_record, page=True),
         CheckedRoute("/game/{game_id}", page_game, params={"game_id": GAME_ID}, query=GAME_PAGE_QUERY, page=True),
         CheckedRoute("/api/config", api_config),
+        CheckedRoute("/healthz", healthz),
+        CheckedRoute("/readyz", readyz),
         CheckedRoute("/api/games", api_create, methods=["POST"], body=NEW_GAME),
         CheckedRoute("/api/games/{game_id}", api_game, params={"game_id": GAME_ID}),
         CheckedRoute("/api/games/{game_id}/join", api_join, methods=["POST"], params={"game_id": GAME_ID}, body=JOIN),

@@ -49,7 +49,7 @@ from shogiban.web.messages import (
 )
 from shogiban.web.newgame import NewGame
 from shogiban.web.players import HINT_LEVEL, HINT_TIME, Thinker, ThinkingPlayer, ThinkRequest
-from shogiban.web.store import AsyncStore, StoredGame
+from shogiban.web.store import AsyncStore, StaleGameError, StoredGame
 
 log = logging.getLogger(__name__)
 
@@ -489,6 +489,11 @@ class GameRoom:
                                 state=core)
             elif core != stored_state(self.state):  # a proposal made or withdrawn
                 await store.run(store.store.update, self.id, clock=clock, state=core)
+        except StaleGameError as error:
+            # Another process stored this ply first: nothing was written here.
+            log.warning("%s", error)
+            self._schedule_flag()
+            raise RoomError("stale_ply", "another move was played meanwhile: please reload the game") from error
         except SQLAlchemyError as error:
             # Not stored, not done: the room keeps the state the database has.
             log.error("game %s: cannot store %r: %s", self.id, action, error)

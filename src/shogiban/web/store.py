@@ -42,6 +42,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -97,6 +98,13 @@ class ServerRow(Base):
 
     key: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[float] = mapped_column(Float)
+
+
+class StaleGameError(ValueError):
+    """A change made on a game that has moved on meanwhile (another process stored that ply
+    first): nothing was written."""
+
+    code = "stale_ply"
 
 
 @dataclass
@@ -227,9 +235,17 @@ class GameStore:
         if status is not None:
             values["status"] = status
             values["outcome"] = outcome
-        with self._session.begin() as session:
-            session.add(MoveRow(game_id=game_id, ply=ply, usi=usi, spent_ms=spent_ms, played_at=now))
-            session.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+        try:
+            with self._session.begin() as session:
+                # Optimistic concurrency: the move is stored only on top of the ply before it, so of
+                # two processes racing for one ply exactly one wins (the other's transaction is undone).
+                done = session.execute(
+                    update(GameRow).where(GameRow.id == game_id, GameRow.ply == ply - 1).values(**values))
+                if not getattr(done, "rowcount", 0):
+                    raise StaleGameError(f"game {game_id}: ply {ply} was already played (or the game moved on)")
+                session.add(MoveRow(game_id=game_id, ply=ply, usi=usi, spent_ms=spent_ms, played_at=now))
+        except IntegrityError as error:
+            raise StaleGameError(f"game {game_id}: ply {ply} was already played") from error
 
     def truncate(self, game_id: str, ply: int, clock: dict[str, Any], state: dict[str, Any] | None = None) -> None:
         """Delete the moves after *ply* (undo) and store the clock (and the core's *state*); the
@@ -262,6 +278,11 @@ class GameStore:
                          "updated_at": time.time()})
             )
             return bool(getattr(result, "rowcount", 0))
+
+    def ping(self) -> None:
+        """Reach the database (``SELECT 1``); raises SQLAlchemyError when it cannot be reached."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     def in_progress(self) -> list[str]:
         """Ids of the games not over."""

@@ -75,14 +75,15 @@ def free_port() -> int:
         return port
 
 
-def start_server(tmp: Path, *extra: str, log_level: str = "info") -> LiveServer:
+def start_server(tmp: Path, *extra: str, log_level: str = "info", db: str | None = None,
+                 name: str = "server") -> LiveServer:
     """Start ``shogiban serve`` on a free loopback port and wait until it answers (90 s at most)."""
     port = free_port()
-    log = tmp / "server.log"
+    log = tmp / f"{name}.log"
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
     process = subprocess.Popen(
         [sys.executable, "-m", "shogiban", "serve", "--port", str(port), "--workers", "1", "--log-level", log_level,
-         "--db", f"sqlite:///{tmp / 'games.sqlite3'}", *extra],
+         "--db", db or f"sqlite:///{tmp / 'games.sqlite3'}", *extra],
         env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
     )
     server = LiveServer(process, port, log)
@@ -97,3 +98,40 @@ def start_server(tmp: Path, *extra: str, log_level: str = "info") -> LiveServer:
             time.sleep(0.2)
     server.stop()
     raise RuntimeError("shogiban serve did not answer within 90 s")
+
+
+@dataclass
+class RedisServer:
+    process: subprocess.Popen[bytes]
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def start_redis(tmp: Path) -> RedisServer:
+    """A private ``redis-server`` on a free loopback port (no saving to disk), ready to answer."""
+    port = free_port()
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(tmp)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as probe:
+                probe.sendall(b"PING\r\n")
+                if probe.recv(16).startswith(b"+PONG"):
+                    return RedisServer(process, port)
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("redis-server did not answer within 30 s")

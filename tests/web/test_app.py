@@ -776,7 +776,7 @@ def test_a_resignation_the_store_refuses_changes_nothing(client: TestClient, mon
 def test_health_and_readiness(make_client: Callable[..., TestClient], tmp_path: Path) -> None:
     client = make_client(f"sqlite:///{tmp_path / 'games.sqlite3'}")
     assert client.get("/healthz").json() == {"status": "ok"}
-    assert client.get("/readyz").json() == {"status": "ready", "database": "ok"}
+    assert client.get("/readyz").json() == {"status": "ready", "database": "ok", "redis": None}
     store = client.app.state.store  # type: ignore[attr-defined]
     store.store.engine.dispose()
     (tmp_path / "games.sqlite3").unlink()

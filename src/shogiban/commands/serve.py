@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from typing import Any
 
 #: Largest websocket frame uvicorn accepts, bytes (the server refuses messages over 4 KB anyway).
@@ -41,9 +42,46 @@ def add_parser(sub: Any) -> None:
         help="SQLAlchemy database URL (default: $SHOGIBAN_DB, else a SQLite file in your data directory)",
     )
     p.add_argument("--engine", default=None, metavar="CMD", help="a USI engine command offered as an opponent")
+    p.add_argument("--redis", default=None, metavar="URL",
+                   help="redis://HOST:PORT/N: run as one of several web processes on one database (PostgreSQL); "
+                        "each tells the others of every change through Redis (needs `pip install shogiban[scale]`)")
     p.add_argument("--workers", type=_workers, default=None, help="built-in engine processes (default: CPU count - 1)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="logging detail")
     p.set_defaults(run=run)
+
+
+def _shown(url: str) -> str:
+    """A database URL as printed: its password hidden."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: said by the error itself
+        return url
+
+
+def _startup_problem(url: str, redis_url: str | None) -> str | None:
+    """What keeps the server from starting, said plainly: the database or Redis it cannot reach."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from shogiban.web.store import GameStore
+
+    try:
+        store = GameStore(url)
+        try:
+            store.ping()
+        finally:
+            store.close()
+    except (SQLAlchemyError, OSError, ValueError) as error:
+        return (f"cannot use the database {_shown(url)} ({str(error).splitlines()[0]}): "
+                "check --db and that the database server runs")
+    if redis_url is None:
+        return None
+    if not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        return f"invalid --redis {redis_url!r} (expected redis://HOST:PORT/N)"
+    from shogiban.web.bus import redis_problem
+
+    return redis_problem(redis_url)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,9 +93,13 @@ def run(args: argparse.Namespace) -> int:
 
     url = args.db or default_database_url()
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(database_url=url, engine_command=args.engine, workers=args.workers)
+    problem = _startup_problem(url, args.redis)
+    if problem is not None:
+        print(f"shogiban serve: error: {problem}", file=sys.stderr)
+        return 1
+    app = create_app(database_url=url, engine_command=args.engine, workers=args.workers, redis_url=args.redis)
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
-    print(f"shogiban: http://{shown}:{args.port}/  (database: {url})", flush=True)
+    print(f"shogiban: http://{shown}:{args.port}/  (database: {_shown(url)})", flush=True)
     # Websocket frames past this are refused by uvicorn itself (default 16 MB); messages are tiny.
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=WS_MAX_BYTES)
     return 0

@@ -50,6 +50,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from shogiban.errors import ShogibanError
 from shogiban.handicaps import HANDICAPS
+from shogiban.web.bus import RedisBus
 from shogiban.web.catalogue import routes as catalogue_routes
 from shogiban.web.connections import Admission, Connection
 from shogiban.web.editor import routes as editor_routes
@@ -178,6 +179,7 @@ def create_app(
     limits: ServerLimits | None = None,
     parse_pool: ParsePool | None = None,
     record_limits: RecordLimits | None = None,
+    redis_url: str | None = None,
 ) -> Starlette:
     """Build the application.
 
@@ -192,6 +194,9 @@ def create_app(
     :param parse_pool: the record workers (default: a pool per *limits*, closed with the app;
         one passed in is left running).
     :param record_limits: how large uploaded records may be.
+    :param redis_url: ``redis://HOST:PORT/N`` when this is one of several web processes on one
+        database: each stored change is announced there, and games changed elsewhere are reloaded
+        (:mod:`shogiban.web.bus`).
     """
     url = database_url or default_database_url()
     limits = limits or ServerLimits()
@@ -219,7 +224,12 @@ def create_app(
         app.state.solver, app.state.solving = solver, ConcurrencyLimit(limits.solves_per_address)
         services = Services(store=store, engines=builtin, usi=usi_service, usi_name=usi_name, now=now, cpu=cpu)
         rooms = RoomManager(services)
-        state.update(store=store, services=services, rooms=rooms, cpu=cpu, pool=pool)
+        bus: RedisBus | None = None
+        if redis_url:
+            bus = RedisBus(redis_url, rooms.changed)
+            await bus.start()  # BusError: the server does not start, and says why
+            services.bus = bus
+        state.update(store=store, services=services, rooms=rooms, cpu=cpu, pool=pool, bus=bus)
         app.state.rooms = rooms
         app.state.store = store
         previous = await store.run(store.store.last_heartbeat)
@@ -233,6 +243,8 @@ def create_app(
         finally:
             beat.cancel()
             rooms.close()
+            if bus is not None:
+                await bus.close()
             with contextlib.suppress(Exception):
                 await store.run(store.store.heartbeat, now())
             for service in (builtin, usi_service):
@@ -309,7 +321,10 @@ def create_app(
         except (SQLAlchemyError, TimeoutError) as error:
             log.warning("not ready: the database cannot be reached: %s", error)
             raise RequestError("not_ready", "the database cannot be reached", 503) from None
-        return JSONResponse({"status": "ready", "database": "ok"})
+        bus: RedisBus | None = state.get("bus")
+        if bus is not None and not await bus.reachable():
+            raise RequestError("not_ready", "Redis cannot be reached", 503)
+        return JSONResponse({"status": "ready", "database": "ok", "redis": "ok" if bus is not None else None})
 
     async def api_config(request: Request, checked: Checked) -> Response:
         services: Services = state["services"]

@@ -61,6 +61,8 @@ _ROLES: dict[Role, game.Role] = {
 }
 #: Refusals of a move that are about the request, not the rules of shogi.
 _ROOM_CODES = frozenset({"game_over", "spectator", "waiting", "not_your_turn", "stale_ply", "not_allowed"})
+#: Refusals that another web process's change may have made wrong (see GameRoom._catch_up).
+_STATE_CODES = frozenset({"game_over", "waiting", "not_your_turn", "stale_ply", "nothing_to_undo", "not_allowed"})
 
 
 class RoomError(ValueError):
@@ -121,6 +123,17 @@ class Services:
     cpu: Executor | None = None
     """Where rooms are built (replaying and labelling every move is work for a thread, not for
     the event loop); None builds them in place."""
+    bus: Publisher | None = None
+    """Tells the other web processes that a game changed (:mod:`shogiban.web.bus`); None when
+    this process is the only one."""
+
+
+class Publisher(Protocol):
+    """Where a room announces a stored change."""
+
+    async def publish(self, game_id: str, ply: int) -> None:
+        """*game_id* changed and is stored, at *ply* moves."""
+        ...  # pragma: no cover - protocol
 
 
 def _forms(board: Board, move: Move, previous: int | None) -> dict[str, str]:
@@ -206,6 +219,7 @@ class GameRoom:
             self.state = restored_state(stored.state, self.state)
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
+        self._announcing: set[asyncio.Task[None]] = set()
         self.thinking = False
         self._engine_task: asyncio.Task[None] | None = None
         self._hint_task: asyncio.Task[None] | None = None
@@ -508,6 +522,7 @@ class GameRoom:
             entry = {"ply": following.ply, "usi": move.usi(), "label": label, "forms": forms, "spent_ms": spent}
         self.state = following
         self.generation += 1
+        self._announce()
         self._cancel_stale_searches()
         self.thinking = False
         if following.over:
@@ -522,6 +537,52 @@ class GameRoom:
         if ended is not None:
             await self._release_engines()
         return following
+
+    def _announce(self) -> None:
+        """Tell the other web processes (if any) that this game changed; it is stored already."""
+        bus = self.services.bus
+        if bus is not None:
+            task = asyncio.create_task(bus.publish(self.id, self.state.ply))
+            self._announcing.add(task)
+            task.add_done_callback(self._announcing.discard)
+
+    async def reload(self, fresh: GameRoom) -> None:
+        """Take the game as another process stored it (*fresh*, built from the store): its state,
+        seats and notations; stale searches stop, and this process's clients get the new state."""
+        async with self.lock:
+            self._take(fresh)
+
+    async def _catch_up(self, role: Role, action: game.Action) -> None:
+        """With other web processes: before refusing *action* for the game's state (not started,
+        not your turn, a stale ply), read the stored game, which another process may have changed
+        a moment ago (its note may still be on its way)."""
+        if self.services.bus is None:
+            return
+        refusal = game.allowed(self.state, _ROLES[role], action)
+        if refusal is None or refusal.code not in _STATE_CODES:
+            return
+        store = self.services.store
+        stored = await store.run(store.store.load, self.id)
+        if stored is not None:
+            loop = asyncio.get_running_loop()
+            fresh = await loop.run_in_executor(self.services.cpu, GameRoom, stored, self.services)
+            self._take(fresh)
+
+    def _take(self, fresh: GameRoom) -> None:
+        """Make *fresh*'s game this room's (the lock held)."""
+        if fresh.state.to_dict() == self.state.to_dict() and fresh.tokens == self.tokens:
+            return  # nothing new (this process's own change, or a repeated note)
+        self.state, self.notations = fresh.state, fresh.notations
+        self.seats, self.tokens, self.invite = fresh.seats, fresh.tokens, fresh.invite
+        self.generation += 1
+        self._cancel_stale_searches()
+        self.thinking = False
+        if self.state.over:
+            self._cancel_flag()
+        else:
+            self._schedule_flag()
+            self._start_engine_if_needed()
+        self.broadcast_state()
 
     def _cancel_stale_searches(self) -> None:
         """The position changed: a computer move or hint still asked for is no longer wanted, and
@@ -558,6 +619,7 @@ class GameRoom:
             if await self._flag_if_needed():
                 raise RoomError("game_over", "the game is over: time ran out")
             action = game.Move(usi if isinstance(usi, str) else "", ply=ply)
+            await self._catch_up(role, action)
             self._refuse(role, action)
             if not usi or not isinstance(usi, str):
                 raise InvalidMoveError(f"invalid move: {usi!r}")
@@ -572,6 +634,7 @@ class GameRoom:
         async with self.lock:
             color = None if role in (None, "both") else Color("bw".index(role))
             action = game.Resign(color)
+            await self._catch_up(role, action)
             self._refuse(role, action)
             await self._act(action)
 
@@ -583,6 +646,7 @@ class GameRoom:
         """
         async with self.lock:
             action = game.Undo(ply=ply)
+            await self._catch_up(role, action)
             self._refuse(role, action)
             await self._act(action)
 
@@ -595,6 +659,7 @@ class GameRoom:
             if await self._flag_if_needed():
                 raise RoomError("game_over", "the game is over: time ran out")
             action = game.Declare(ply=ply)
+            await self._catch_up(role, action)
             self._refuse(role, action)
             await self._act_in_time(action)
 
@@ -608,6 +673,7 @@ class GameRoom:
         async with self.lock:
             color = None if role in (None, "both") else Color("bw".index(role))
             action = game.ImpasseAgreement(color, ply=ply)
+            await self._catch_up(role, action)
             self._refuse(role, action)
             await self._act(action)
 
@@ -685,6 +751,7 @@ class GameRoom:
             self.invite = None
             self.state = following
             self.generation += 1
+            self._announce()
             self._schedule_flag()
             self.broadcast_state()
             return color, new_token
@@ -793,6 +860,16 @@ class RoomManager:
                 await room.check_time()
         self._loading.pop(game_id, None)
         return room
+
+    async def changed(self, game_id: str, ply: int) -> None:
+        """Another web process stored a change of *game_id*: a room loaded here reloads it."""
+        room = self.rooms.get(game_id)
+        if room is None:
+            return  # not loaded here: it is read from the store when it is
+        store = self.services.store
+        stored = await store.run(store.store.load, game_id)
+        if stored is not None:
+            await room.reload(await self._build(stored))
 
     async def _build(self, stored: StoredGame) -> GameRoom:
         """The room of *stored*, built on the services' CPU executor (it is nobody's yet)."""

@@ -1,0 +1,86 @@
+"""Several ``shogiban serve`` processes on one database and one Redis (issue "Several web
+processes", first part): a move accepted by one process reaches the clients of another, and a
+ply is accepted once."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from tests.web.live_server import LiveServer, RedisServer, start_redis, start_server
+
+pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs Debian's redis-server")
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, LiveServer]]:
+    pytest.importorskip("redis", reason="needs the redis package (pip install shogiban[scale])")
+    tmp = tmp_path_factory.mktemp("cluster")
+    redis: RedisServer = start_redis(tmp)
+    db = f"sqlite:///{tmp / 'games.sqlite3'}"  # one database for both processes
+    servers: list[LiveServer] = []
+    try:
+        for name in ("a", "b"):
+            servers.append(start_server(tmp, "--redis", redis.url, db=db, name=name))
+        yield servers[0], servers[1]
+    finally:
+        for server in servers:
+            server.stop()
+        redis.stop()
+
+
+def until_ply(ws: ClientConnection, ply: int, timeout: float = 15.0) -> dict[str, object]:
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"ply {ply} never arrived"
+        message: dict[str, object] = json.loads(ws.recv(timeout=left))
+        position = message.get("position")
+        if isinstance(position, dict) and position.get("ply") == ply:
+            return message
+
+
+def test_a_move_on_one_process_reaches_the_players_on_another(cluster: tuple[LiveServer, LiveServer]) -> None:
+    a, b = cluster
+    status, game, _ = a.post_json("/api/games", json.dumps({"mode": "friend", "color": "b", "time": {"main": 600}}))
+    assert status == 201
+    invite = game["invite_url"].split("invite=")[1]
+    status, joined, _ = b.post_json(f"/api/games/{game['id']}/join", json.dumps({"invite": invite}))
+    assert status == 200, joined
+    black = connect(f"{a.ws_base}/ws/games/{game['id']}", max_queue=None,
+                    additional_headers={"Cookie": f"sb_{game['id']}={game['token']}"})
+    white = connect(f"{b.ws_base}/ws/games/{game['id']}", max_queue=None,
+                    additional_headers={"Cookie": f"sb_{game['id']}={joined['token']}"})
+    with black, white:
+        assert until_ply(white, 0)["type"] == "state"
+        until_ply(black, 0)
+        black.send(json.dumps({"type": "move", "usi": "7g7f", "ply": 0}))
+        until_ply(black, 1)
+        seen = until_ply(white, 1)  # through Redis: process b reloaded the game
+        assert seen["position"]["last_move"] == "7g7f"  # type: ignore[index]
+        white.send(json.dumps({"type": "move", "usi": "3c3d", "ply": 1}))
+        until_ply(white, 2)
+        assert until_ply(black, 2)["position"]["last_move"] == "3c3d"  # type: ignore[index]
+    status, state, _ = b.request("GET", f"/api/games/{game['id']}")
+    assert [m["usi"] for m in state["moves"]] == ["7g7f", "3c3d"]
+
+
+def test_both_processes_are_ready_with_redis(cluster: tuple[LiveServer, LiveServer]) -> None:
+    for server in cluster:
+        status, ready, _ = server.request("GET", "/readyz")
+        assert status == 200
+        assert ready == {"status": "ready", "database": "ok", "redis": "ok"}
+
+
+def test_serve_refuses_to_start_without_its_redis(tmp_path: Path) -> None:
+    pytest.importorskip("redis", reason="needs the redis package")
+    from tests.web.live_server import free_port
+
+    with pytest.raises(RuntimeError, match="cannot reach Redis"):
+        start_server(tmp_path, "--redis", f"redis://127.0.0.1:{free_port()}/0")

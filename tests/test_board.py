@@ -89,7 +89,7 @@ def test_illegal_moves_give_the_reason(sfen: str, usi: str, code: str | None, re
     move = Move.from_usi(usi)
     if code is None:
         assert board.is_legal(move)
-        assert board.illegal_reason(move) is None
+        assert board.check_move(move) is None
         return
     assert not board.is_legal(move)
     before = board.sfen()

@@ -83,7 +83,9 @@ def test_pawn_drop_mate_server_fixtures(shared_data: Path) -> None:
     for line in csa_moves(server / "uchifuzume.csa"):
         board.push_legal(csa_to_move(board, line))
     assert board.turn == WHITE
-    assert board.illegal_reason(Move.from_usi("P*6d")) == "pawn drop mate (打ち歩詰め)"
+    refusal = board.check_move(Move.from_usi("P*6d"))
+    assert refusal is not None
+    assert refusal.message == "pawn drop mate (打ち歩詰め)"
     board = Board()
     for line in csa_moves(server / "not_uchifuzume.csa"):
         board.push_legal(csa_to_move(board, line))
@@ -456,5 +458,19 @@ def test_check_move_agrees_with_the_legal_move_list(compiled: bool, monkeypatch:
             if refusal is not None:
                 assert refusal.message
                 assert refusal.params["square"] == move.to_square
-                assert rules.illegal_reason(board, move) == (refusal.code, refusal.message)
         assert board.sfen() == before
+
+
+def test_the_old_tuple_apis_are_deprecated_wrappers_of_the_refusal_apis() -> None:
+    board = Board("4k4/9/9/9/9/9/4P4/9/4K4 b P 1")
+    nifu = Move.from_usi("P*5e")
+    refusal = board.check_move(nifu)
+    assert refusal is not None
+    with pytest.deprecated_call():
+        assert rules.illegal_reason(board, nifu) == (refusal.code, refusal.message)
+    with pytest.deprecated_call():
+        assert board.illegal_reason(nifu) == refusal.message
+    status = rules.declaration_status(board, EnteringKingRule.POINTS_27)
+    assert status.refusal is not None
+    with pytest.deprecated_call():
+        assert rules.declaration_result(board, EnteringKingRule.POINTS_27) == (None, status.refusal.message)

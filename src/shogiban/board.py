@@ -9,6 +9,7 @@ Move.from_usi('7g7f')
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -319,7 +320,9 @@ class Board(Position, _BoardState):
         return rules.check_move(self, move)
 
     def illegal_reason(self, move: Move) -> str | None:
-        """Why *move* is illegal ("two pawns on file 7", "pawn drop mate", ...), or None."""
+        """Deprecated: use :meth:`check_move`, whose :class:`~shogiban.errors.Refusal` carries
+        the code and parameters too.  Why *move* is illegal ("two pawns on file 7", ...), or None."""
+        warnings.warn("Board.illegal_reason is deprecated: use Board.check_move", DeprecationWarning, stacklevel=2)
         found = rules.check_move(self, move)
         return found.message if found else None
 

@@ -86,6 +86,33 @@ def is_promoted(piece_type: int) -> bool:
     return piece_type > 8
 
 
+# Piece codes (``piece_type | color << 4``, 0 for an empty square) taken apart, by code.
+_TYPE_OF: tuple[int, ...] = tuple(code & 15 if 1 <= code & 15 <= 14 else 0 for code in range(32))
+_GOTE_OF: tuple[bool, ...] = tuple(bool(code >> 4) for code in range(32))
+
+
+def type_of(code: int) -> int:
+    """The piece type of the piece code *code* (as :attr:`shogiban.Board.piece_codes` holds them),
+    0 for an empty square: ``type_of(Piece(ROOK, WHITE).code) == ROOK``."""
+    return _TYPE_OF[code]
+
+
+def owner_of(code: int) -> Color:
+    """The owner of the piece code *code* (not 0): ``owner_of(Piece(ROOK, WHITE).code) == WHITE``."""
+    return WHITE if _GOTE_OF[code] else BLACK
+
+
+def is_gote(code: int) -> bool:
+    """Whether the piece code *code* is a gote (white) piece; False for an empty square."""
+    return _GOTE_OF[code]
+
+
+def code_of(piece_type: int, color: int) -> int:
+    """The piece code of a *piece_type* of *color*: the inverse of :func:`type_of` and
+    :func:`owner_of`."""
+    return piece_type | color << 4
+
+
 def piece_type_symbol(piece_type: int) -> str:
     """Uppercase SFEN letter(s) of *piece_type*: ``'P'``, ``'+R'``."""
     return _SYMBOLS[piece_type]

@@ -10,8 +10,9 @@ the record readers and the notations all ask it, so a move is refused with the s
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from shogiban.bitboard import BETWEEN, BISHOP_RAYS, BIT, RAYS, ROOK_RAYS, STEP, ZONE
 from shogiban.errors import Refusal
@@ -53,6 +54,24 @@ def reaches(position: Position, piece: int, frm: int, to: int) -> bool:
     else:
         ray = ROOK_RAYS[frm]
     return bool(ray >> to & 1) and not BETWEEN[frm][to] & (position._occ[0] | position._occ[1])
+
+
+def in_promotion_zone(square: int, color: int) -> bool:
+    """Whether *square* lies in *color*'s promotion zone (the enemy camp: ranks 1-3 for sente,
+    7-9 for gote)."""
+    return bool(ZONE[color] >> square & 1)
+
+
+def promotion_allowed(piece: int, frm: int, to: int) -> bool:
+    """Whether the piece code *piece* may promote moving from *frm* to *to*: it has a promoted
+    form and one of the two squares is in its owner's promotion zone."""
+    return 1 <= piece & 15 <= 6 and bool((ZONE[piece >> 4] >> frm | ZONE[piece >> 4] >> to) & 1)
+
+
+def promotion_required(piece: int, to: int) -> bool:
+    """Whether the piece code *piece* must promote on reaching *to* (unpromoted, it could never
+    move again: a pawn or lance on the last rank, a knight on the last two)."""
+    return bool(DEAD_END[piece] >> to & 1)
 
 
 # Legal move codes of the last few positions, keyed by the Zobrist key and the occupancy (legal
@@ -190,6 +209,35 @@ def gives_check_after(position: Position, code: int) -> bool:
     )
 
 
+#: What :func:`push_if_legal` returns: illegal (0, false), legal and not a check, legal and a
+#: check, legal (whether it checks is not known).
+ILLEGAL: Final = 0
+LEGAL: Final = 1
+CHECK: Final = 2
+PLAYED: Final = 3
+
+
+def push_if_legal(position: Position, code: int, in_check: bool | None = None) -> int:
+    """Play the move *code* on *position* if it is legal and return :data:`LEGAL`, :data:`CHECK`
+    when it gives check, or :data:`PLAYED` when that is not worked out; else leave the position
+    unchanged and return :data:`ILLEGAL` (0, so the result reads as a bool).
+
+    The test is :func:`play_checked`, or with the accelerator the compiled legal-move list (each
+    position of a record is new: no cache).  The record readers check every move this way.
+
+    :param in_check: whether the side to move is in check, when the caller knows (None: it is
+        worked out when needed).
+    """
+    if _c_legal_codes is not None:
+        if code in _c_legal_codes(position):
+            position.push_code(code)
+            return PLAYED
+        return ILLEGAL
+    if play_checked(position, code, in_check) is not None:
+        return ILLEGAL
+    return CHECK if gives_check_after(position, code) else LEGAL
+
+
 def check_move(position: Position, move: Move) -> Refusal | None:
     """Why the rules refuse *move* for the side to move, or None if it is legal.
 
@@ -256,8 +304,9 @@ def describe_refusal(position: Position, move: Move, code: str) -> Refusal:
 
 
 def illegal_reason(position: Position, move: Move) -> tuple[str, str] | None:
-    """``(code, reason)`` if *move* is illegal for the side to move, else None: the code and
-    English sentence of :func:`check_move`."""
+    """Deprecated: use :func:`check_move`, whose :class:`Refusal` carries the code, the
+    parameters and the sentence.  ``(code, reason)`` if *move* is illegal, else None."""
+    warnings.warn("rules.illegal_reason is deprecated: use rules.check_move", DeprecationWarning, stacklevel=2)
     refusal = check_move(position, move)
     return None if refusal is None else (refusal.code, refusal.message)
 
@@ -423,8 +472,11 @@ def declaration_status(position: Position, rule: EnteringKingRule) -> Declaratio
 
 
 def declaration_result(position: Position, rule: EnteringKingRule) -> tuple[Outcome | None, str]:
-    """What a declaration by the side to move would give under *rule*: an outcome (a win, or a
-    draw under the 24-point rule) or None with the reason it fails (from :func:`declaration_status`)."""
+    """Deprecated: use :func:`declaration_status` (its ``outcome`` and ``refusal``).  What a
+    declaration by the side to move would give under *rule*, with the reason it fails."""
+    warnings.warn(
+        "rules.declaration_result is deprecated: use rules.declaration_status", DeprecationWarning, stacklevel=2
+    )
     status = declaration_status(position, rule)
     return status.outcome, status.refusal.message if status.refusal is not None else ""
 

@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape
 
 from shogiban.move import Move
 from shogiban.notation.names import FILE_LABELS, PIECE_NAMES, RANK_LABELS, SIDE_NAMES, Language, check_language
-from shogiban.pieces import PieceType
+from shogiban.pieces import PieceType, is_gote, type_of
 from shogiban.squares import Square
 
 if TYPE_CHECKING:
@@ -225,8 +225,8 @@ def board_svg(
     for sq, code in enumerate(board.piece_codes):
         if code:
             cx, cy = layout.center(sq)
-            gote = bool(code >> 4) != flipped
-            parts.append(_piece(cx, cy, PieceType(code & 15), gote, lang))
+            gote = is_gote(code) != flipped
+            parts.append(_piece(cx, cy, PieceType(type_of(code)), gote, lang))
     for color in (0, 1):
         parts += _stand(board, color, layout, lang)
     for index, arrow in enumerate(arrows):

@@ -45,7 +45,7 @@ from shogiban.notation.names import (
     check_language,
     kanji_number,
 )
-from shogiban.pieces import PieceType
+from shogiban.pieces import PieceType, is_gote, type_of
 
 if TYPE_CHECKING:
     from shogiban.board import Board
@@ -65,8 +65,8 @@ def _cell(code: int, language: Language) -> str:
     """Owner sign and a two-column piece glyph (``'v歩'``, ``' +P'``)."""
     if not code:
         return " ・" if language != "en" else "  ."
-    sign = "v" if code >> 4 else " "
-    pt = PieceType(code & 15)
+    sign = "v" if is_gote(code) else " "
+    pt = PieceType(type_of(code))
     if language == "en":
         return sign + f"{WESTERN_PIECE_LETTERS[pt]:>2}"
     return sign + PIECE_NAMES[language][pt]

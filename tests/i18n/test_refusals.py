@@ -87,7 +87,8 @@ def test_the_lessons_and_the_terminal_give_the_same_reason(language: i18n.Langua
     # The drops lesson's 二歩 exercise and the terminal explain the same refusal in the same words.
     result = try_move("drops", 1, "P*5e", language)
     board = Board("4k4/9/9/9/9/9/4P4/9/4K4 b P 1")
-    found = explain.illegal_reason(board, Move.from_usi("P*5e"), language)
-    assert found is not None
-    assert result["code"] == found[0] == "nifu"
-    assert result["reason"] == found[1] == i18n.refusal_text("nifu", {"file": 5}, language)
+    refusal = board.check_move(Move.from_usi("P*5e"))
+    assert refusal is not None
+    assert result["code"] == refusal.code == "nifu"
+    reason = explain.refusal_reason(refusal, language)
+    assert result["reason"] == reason == i18n.refusal_text("nifu", {"file": 5}, language)

@@ -8,8 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from shogiban import Board
-from shogiban.kifu import _legality
+from shogiban import Board, rules
 from shogiban.kifu._legality import CHECK, ILLEGAL, PLAYED, push_if_legal
 from shogiban.move import MOVES
 
@@ -53,8 +52,8 @@ def _candidates(board: Board, rng: random.Random) -> list[int]:
 def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Both ways of testing a move: the Python shortcut, and the C legal-move list."""
     if request.param == "python":
-        monkeypatch.setattr(_legality, "_C_LEGAL_CODES", None)
-    elif _legality._C_LEGAL_CODES is None:
+        monkeypatch.setattr(rules, "_c_legal_codes", None)
+    elif rules._c_legal_codes is None:
         pytest.skip("the C accelerator is not built (pure Python)")
     return str(request.param)
 
@@ -82,7 +81,7 @@ def test_push_if_legal_agrees_with_the_rules(seed: int, path: str) -> None:
 
 
 def test_along_real_games_the_check_answer_feeds_the_next_move(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_legality, "_C_LEGAL_CODES", None)
+    monkeypatch.setattr(rules, "_c_legal_codes", None)
     rng = random.Random(9)
     for _ in range(40):
         board = Board()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from shogiban import Board, Color, Move, Outcome, Termination
-from shogiban.play.explain import declaration_refusal, explain_outcome, illegal_reason, square_label
+from shogiban.play.explain import declaration_refusal, explain_outcome, illegal_reason, refusal_reason, square_label
 from shogiban.play.i18n import LANGUAGES
 
 # (sfen, move, core code, words each language's reason must contain)
@@ -71,16 +71,18 @@ REFUSALS = [
 def test_refusal_reasons_in_every_language(sfen: str, usi: str, code: str, words: dict[str, str]) -> None:
     board = Board(sfen)
     move = Move.from_usi(usi)
-    assert board.illegal_reason(move) is not None
+    refusal = board.check_move(move)
+    assert refusal is not None
+    assert refusal.code == code
     for language in LANGUAGES:
-        found = illegal_reason(board, move, language)
-        assert found is not None
-        assert found[0] == code
-        assert words[language] in found[1], (language, found[1])
+        found = refusal_reason(refusal, language)
+        assert words[language] in found, (language, found)
 
 
 def test_a_legal_move_has_no_reason() -> None:
-    assert illegal_reason(Board(), Move.from_usi("7g7f"), "ja") is None
+    assert Board().check_move(Move.from_usi("7g7f")) is None
+    with pytest.deprecated_call():
+        assert illegal_reason(Board(), Move.from_usi("7g7f"), "ja") is None
 
 
 def test_square_labels() -> None:

@@ -29,7 +29,7 @@ from shogiban.engines.score import PovScore, Score
 from shogiban.move import MOVES
 from shogiban.outcome import EnteringKingRule
 from shogiban.position import KIND, _bishop_attack, _ray, _rook_attack
-from shogiban.rules import declaration_result
+from shogiban.rules import declaration_status
 
 MATE = 100_000
 #: Scores beyond this are mates (distance in plies = MATE - |score|).
@@ -303,8 +303,7 @@ class Searcher:
         k = pos._kings[color]
         if k < 0 or not ZONE[color] >> k & 1 or self.rule is EnteringKingRule.NONE:
             return False
-        result, _ = declaration_result(pos, self.rule)
-        return result is not None and result.winner is not None
+        return declaration_status(pos, self.rule).wins
 
     # -- move ordering ---------------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_lar
 from shogiban.kifu.results import Result, ResultKind, make_result, with_board_evidence
 from shogiban.kifu.walk import positions_before
 from shogiban.move import MOVES, Move
-from shogiban.notation._legal import why_illegal
+from shogiban.notation._legal import refusal_of
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.positions import board_from_sfen
 from shogiban.pieces import Color
@@ -232,7 +232,7 @@ class GameBuilder:
             return node
         mv = MOVES[code]
         assert mv is not None
-        reason = why_illegal(self.board, mv)[1]
+        reason = refusal_of(self.board, mv).message
         shown = text or mv.usi()
         mover = self.board.turn
         result = Result(ResultKind.ILLEGAL, mover.other, "", mv, f"{_side(mover)}: {mv.usi()} ({reason})")

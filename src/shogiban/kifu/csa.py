@@ -35,7 +35,7 @@ from shogiban.move import drop_code, move_code
 from shogiban.notation.csa_move import CSA_PIECE_NAMES, CSA_PIECE_TYPES, make_csa_move
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.safetext import one_line, text_lines
-from shogiban.pieces import PieceType
+from shogiban.pieces import PieceType, code_of, is_gote, type_of, unpromote
 from shogiban.sfen import make_sfen, parse_sfen
 from shogiban.squares import make_square
 
@@ -70,8 +70,7 @@ class _Setup:
         found = dict.fromkeys(_FULL_SET, 0)
         for piece in self.board:
             if piece:
-                pt = piece & 15
-                found[pt - 8 if pt > 8 else pt] += 1
+                found[unpromote(type_of(piece))] += 1
         for hand in self.hands:
             for pt in range(1, 8):
                 found[pt] += hand[pt]
@@ -241,7 +240,7 @@ class _CsaReader:
             for i in range(0, len(rest) - 3, 4):
                 m = _PLACE_RE.fullmatch(rest[i:i + 4])
                 sq = self._square(m.group(1), m.group(2)) if m else None
-                if m is None or sq is None or not setup.board[sq] or CSA_PIECES[setup.board[sq] & 15] != m.group(3):
+                if m is None or sq is None or not setup.board[sq] or CSA_PIECES[type_of(setup.board[sq])] != m.group(3):
                     self.error(f"PI line {excerpt(s)}: cannot remove {excerpt(rest[i:i + 4])}", lineno, raw)
                     continue
                 setup.board[sq] = 0
@@ -300,7 +299,7 @@ class _CsaReader:
                 if sq is None:
                     self.error(f"piece line {excerpt(s)}: bad square in {excerpt(chunk)}", lineno, raw)
                     continue
-                setup.board[sq] = pt | color << 4
+                setup.board[sq] = code_of(pt, color)
         else:
             self.error(f"unknown position line {excerpt(s)}", lineno, raw)
 
@@ -374,7 +373,7 @@ class _CsaReader:
         if frm is None or frm == to:
             self.error(f"cannot read move {excerpt(s)}", lineno, raw)
             return None
-        before = board.piece_codes[frm] & 15
+        before = type_of(board.piece_codes[frm])
         if before == pt or not before:
             return move_code(frm, to)
         if before + 8 == pt and before <= 6:
@@ -523,7 +522,7 @@ def csa_position(sfen: str) -> list[str]:
     lines = []
     for rank in range(9):
         cells = [
-            ("+" if piece >> 4 == 0 else "-") + CSA_PIECES[piece & 15] if piece else " * "
+            ("-" if is_gote(piece) else "+") + CSA_PIECES[type_of(piece)] if piece else " * "
             for piece in parts.board[rank * 9:rank * 9 + 9]
         ]
         lines.append(f"P{rank + 1}" + "".join(cells))

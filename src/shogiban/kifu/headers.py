@@ -98,7 +98,7 @@ class Headers(MutableMapping[str, str]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Headers):
-            return self._pairs == other._pairs
+            return self._pairs == other.pairs()
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]

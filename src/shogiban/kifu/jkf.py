@@ -38,6 +38,7 @@ from shogiban.move import Move
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.japanese import make_ki2_move
 from shogiban.notation.safetext import clean_text, one_line, text_lines
+from shogiban.pieces import code_of, owner_of, type_of
 from shogiban.sfen import make_sfen, parse_sfen
 from shogiban.squares import make_square, square_file, square_rank
 
@@ -223,7 +224,7 @@ class _JkfReader:
                 for y, cell in enumerate(column[:9]):
                     if isinstance(cell, dict) and cell.get("kind") in PIECE_OF_CSA:
                         color = 1 if cell.get("color") == 1 else 0
-                        squares[make_square(x + 1, y + 1)] = PIECE_OF_CSA[cell["kind"]] | color << 4
+                        squares[make_square(x + 1, y + 1)] = code_of(PIECE_OF_CSA[cell["kind"]], color)
         hands = [[0] * 8, [0] * 8]
         raw_hands = data.get("hands")
         if isinstance(raw_hands, list):
@@ -474,7 +475,7 @@ def _custom(sfen: str) -> dict[str, Any]:
         column = []
         for y in range(1, 10):
             piece = parts.board[make_square(x, y)]
-            column.append({"color": piece >> 4, "kind": CSA_PIECES[piece & 15]} if piece else {})
+            column.append({"color": int(owner_of(piece)), "kind": CSA_PIECES[type_of(piece)]} if piece else {})
         board.append(column)
     hands = [{CSA_PIECES[pt]: parts.hands[c][pt] for pt in (1, 2, 3, 4, 7, 5, 6)} for c in (0, 1)]
     return {"color": parts.turn, "board": board, "hands": hands}
@@ -510,7 +511,7 @@ def _move(parent: GameNode, move: Move, board: Board) -> dict[str, Any]:
     else:
         frm = move.from_square
         assert frm is not None
-        piece = board.piece_codes[frm] & 15
+        piece = type_of(board.piece_codes[frm])
         out["from"] = {"x": square_file(frm), "y": square_rank(frm)}
         out["piece"] = CSA_PIECES[piece] if piece else "FU"
         if move.promotion:
@@ -518,14 +519,15 @@ def _move(parent: GameNode, move: Move, board: Board) -> dict[str, Any]:
         elif 1 <= piece <= 6 and (frm < 27 or to < 27 if board.side_to_move == 0 else frm >= 54 or to >= 54):
             out["promote"] = False
         captured = board.piece_codes[to]
-        if captured and captured >> 4 != board.side_to_move:
-            out["capture"] = CSA_PIECES[captured & 15]
+        if captured and owner_of(captured) != board.side_to_move:
+            out["capture"] = CSA_PIECES[type_of(captured)]
     out["to"] = {"x": square_file(to), "y": square_rank(to)}
     if parent.move is not None and parent.move.to_square == to:
         out["same"] = True
     # 右 左 直 上 引 寄 打 are only needed when another piece of the same kind reaches the square.
-    kind = move.drop if move.drop is not None else board.piece_codes[move.from_square] & 15  # type: ignore[index]
-    if not any(board.piece_codes[sq] & 15 == kind and sq != move.from_square for sq in board.attackers(board.turn, to)):
+    kind = move.drop if move.drop is not None else type_of(board.piece_codes[move.from_square])  # type: ignore[index]
+    codes = board.piece_codes
+    if not any(type_of(codes[sq]) == kind and sq != move.from_square for sq in board.attackers(board.turn, to)):
         return out
     try:
         text = make_ki2_move(board, move, previous_to=-1, mark=False)

@@ -42,6 +42,7 @@ from shogiban.kifu.timefmt import format_kif_time
 from shogiban.move import drop_code, move_code
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.japanese import make_kif_move, resolve_japanese
+from shogiban.pieces import type_of
 
 # Patterns are matched against parts of a line whose ends are already found by hand, and no two
 # neighbouring parts can match the same characters, so matching is linear in the line (the old
@@ -220,7 +221,7 @@ class _KifReader(KakinokiReader):
         assert ff is not None
         assert fr is not None
         frm = (int(fr) - 1) * 9 + 9 - int(ff)
-        on_board = builder.board.piece_codes[frm] & 15
+        on_board = type_of(builder.board.piece_codes[frm])
         if on_board and on_board != pt and not builder.ended:
             self.error(f"{excerpt(text)}: the piece on {ff}{fr} is not a {name}", lineno, line)
             return None

@@ -33,6 +33,7 @@ from shogiban.kifu.results import ResultKind
 from shogiban.move import MOVES, Move, drop_code, move_code
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.positions import sfen_parts
+from shogiban.pieces import owner_of, type_of
 from shogiban.sfen import STARTING_SFEN, SfenParts, make_sfen
 
 #: Result words after the moves, and the KIF word each stands for.
@@ -261,12 +262,12 @@ def _connecting_move(board: Board, target: SfenParts) -> Move | None:
     if len(changed) == 1:
         to = changed[0]
         piece = goal[to]
-        if piece and piece >> 4 == mover and not squares[to] and 1 <= piece & 15 <= 7:
-            candidates.append(drop_code(to, piece & 15))
+        if piece and owner_of(piece) == mover and not squares[to] and 1 <= type_of(piece) <= 7:
+            candidates.append(drop_code(to, type_of(piece)))
     elif len(changed) == 2:
         for frm, to in (changed, changed[::-1]):
             before, after = squares[frm], goal[to]
-            if before and before >> 4 == mover and not goal[frm] and after >> 4 == mover:
+            if before and owner_of(before) == mover and not goal[frm] and after and owner_of(after) == mover:
                 if after == before:
                     candidates.append(move_code(frm, to))
                 elif after == before + 8:

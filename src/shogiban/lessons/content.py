@@ -250,11 +250,11 @@ def try_move(lesson_id: str, index: int, usi: str, language: Language) -> dict[s
     board = exercise_board(spec)
     move = Move.from_usi(usi)
     goal = spec["goal"]
-    refusal = explain.illegal_reason(board, move, language)
+    refusal = board.check_move(move)
     result: dict[str, Any] = {"usi": move.usi(), "legal": refusal is None, "code": None, "reason": None,
                               "sfen": board.sfen(), "lastMove": None, "check": board.is_check(), "mate": False}
     if refusal is not None:
-        code, reason = refusal
+        code, reason = refusal.code, explain.refusal_reason(refusal, language)
         result.update(code=code, reason=reason)
         expected = goal == "refused" and code == spec.get("code")
         result["success"] = expected

@@ -247,10 +247,10 @@ class PuzzleChecker:
         board = replay(puzzle, line)
         move = Move.from_usi(usi)
         left = puzzle.length - len(line)
-        refusal = explain.illegal_reason(board, move, language)
+        refusal = board.check_move(move)
         if refusal is not None:
-            code, reason = refusal
-            return _refused("illegal", translate("puzzle.illegal", language, reason=reason), code)
+            reason = explain.refusal_reason(refusal, language)
+            return _refused("illegal", translate("puzzle.illegal", language, reason=reason), refusal.code)
         if not board.gives_check(move):
             return _refused("not_check", translate("puzzle.not_check", language))
         board.push(move)

@@ -6,6 +6,7 @@ the one :meth:`shogiban.Board.push_usi` gives for the same move.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 from shogiban.errors import IllegalMoveError, Refusal
@@ -28,7 +29,8 @@ def refusal_of(position: Position, move: Move) -> Refusal:
 
 
 def why_illegal(position: Position, move: Move) -> tuple[str, str]:
-    """``(code, reason)`` for a move that is not legal (see :func:`refusal_of`)."""
+    """Deprecated: use :func:`refusal_of`.  ``(code, reason)`` for a move that is not legal."""
+    warnings.warn("why_illegal is deprecated: use refusal_of", DeprecationWarning, stacklevel=2)
     refusal = refusal_of(position, move)
     return refusal.code, refusal.message
 

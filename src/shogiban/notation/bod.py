@@ -56,7 +56,7 @@ from shogiban.notation.names import (
     parse_kanji_number,
 )
 from shogiban.notation.safetext import one_line
-from shogiban.pieces import HAND_TYPES, PIECE_COUNTS, PieceType, unpromote
+from shogiban.pieces import HAND_TYPES, PIECE_COUNTS, WHITE, PieceType, code_of, is_gote, type_of, unpromote
 from shogiban.sfen import make_sfen
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def _last_move_text(board: Board, move: Move) -> str:
         before.pop()
         return make_ki2_move(before, move)
     mark = "△" if board.turn == 0 else "▲"
-    piece = board.piece_codes[move.to_square] & 15
+    piece = type_of(board.piece_codes[move.to_square])
     if move.drop is not None:
         return f"{mark}{japanese_square(move.to_square)}{KIF_PIECE_NAMES[move.drop]}打"
     kind = unpromote(piece) if move.promotion else PieceType(piece) if piece else None
@@ -136,7 +136,7 @@ def make_bod(
             if not code:
                 cells.append(" ・")
             else:
-                cells.append(("v" if code >> 4 else " ") + BOD_PIECE_NAMES[PieceType(code & 15)])
+                cells.append(("v" if is_gote(code) else " ") + BOD_PIECE_NAMES[PieceType(type_of(code))])
         lines.append("|" + "".join(cells) + "|" + KANJI_DIGITS[r])
     lines += [_FRAME, f"{black}の持駒：{_hand_text(board.hand(0))}"]
     if last_move is not None or move_number is not None:
@@ -202,7 +202,7 @@ def _parse_row(text: str, lineno: int, line: str) -> list[int]:
             piece = inner[i + 1:i + 2]
             if piece not in _CELL_PIECES:
                 raise _error(f"expected a piece after 'v', got {excerpt(piece)}", lineno, line)
-            cells.append(int(_CELL_PIECES[piece]) | 16)
+            cells.append(code_of(_CELL_PIECES[piece], WHITE))
             i += 2
         elif c in _SPACES:
             i += 1
@@ -299,7 +299,7 @@ def parse_bod(text_or_lines: str | Iterable[str], *, lenient: bool = True, first
 def _give_remaining(squares: list[int], hands: list[list[int]], color: int, lineno: int, line: str) -> None:
     """Give *color* every piece that is neither on the board nor in the other hand."""
     for pt in HAND_TYPES:
-        used = sum(1 for code in squares if code and unpromote(code & 15) == pt) + hands[color ^ 1][pt]
+        used = sum(1 for code in squares if code and unpromote(type_of(code)) == pt) + hands[color ^ 1][pt]
         left = PIECE_COUNTS[pt] - used
         if left < 0:
             name = KIF_PIECE_NAMES[pt]

@@ -24,7 +24,7 @@ from shogiban.errors import InvalidMoveError, Refusal
 from shogiban.move import Move, board_move, drop_move
 from shogiban.notation._legal import illegal, legal_codes, refusal_of
 from shogiban.notation.excerpt import excerpt
-from shogiban.pieces import ENGLISH_NAMES, PieceType, promote
+from shogiban.pieces import ENGLISH_NAMES, PieceType, owner_of, promote, type_of
 from shogiban.rules import describe_refusal
 from shogiban.squares import SQUARE_NAMES
 
@@ -67,9 +67,9 @@ def make_csa_move(board: Board, move: Move) -> str:
     frm = move.from_square
     assert frm is not None
     piece = board.piece_codes[frm]
-    if not piece or piece >> 4 != color:
+    if not piece or owner_of(piece) != color:
         raise illegal(board, _no_piece(board, frm, move.to_square), move)
-    after = promote(piece & 15) if move.promotion else PieceType(piece & 15)
+    after = promote(type_of(piece)) if move.promotion else PieceType(type_of(piece))
     return f"{sign}{_csa_square(frm)}{to}{CSA_PIECE_NAMES[after]}"
 
 
@@ -104,9 +104,9 @@ def parse_csa_move(board: Board, text: str) -> Move:
         if frm == to:
             raise InvalidMoveError(f"invalid csa move: {excerpt(text)} (origin and destination are the same)")
         piece = board.piece_codes[frm]
-        if not piece or piece >> 4 != color:
+        if not piece or owner_of(piece) != color:
             raise illegal(board, _no_piece(board, frm, to), text=text)
-        pt = piece & 15
+        pt = type_of(piece)
         if named == pt:
             promotion = False
         elif 1 <= pt <= 6 and named == promote(pt):

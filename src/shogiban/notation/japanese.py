@@ -39,7 +39,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from shogiban.bitboard import ZONE
 from shogiban.errors import AmbiguousMoveError, InvalidMoveError, Refusal
 from shogiban.move import Move, board_move, drop_move
 from shogiban.notation._legal import illegal, legal_codes, reaching, refusal_of
@@ -55,9 +54,8 @@ from shogiban.notation.names import (
     PIECE_ALIASES,
     SENTE_MARKS,
 )
-from shogiban.pieces import ENGLISH_NAMES, PieceType
-from shogiban.position import DEAD_END
-from shogiban.rules import describe_refusal
+from shogiban.pieces import ENGLISH_NAMES, PieceType, code_of, owner_of, type_of
+from shogiban.rules import describe_refusal, promotion_allowed, promotion_required
 from shogiban.squares import SQUARE_NAMES, Square
 
 if TYPE_CHECKING:
@@ -124,7 +122,7 @@ def _previous(board: Board, previous_to: Square | None) -> int | None:
 
 
 def _piece_type_at(board: Board, sq: int) -> int:
-    return board.piece_codes[sq] & 15
+    return type_of(board.piece_codes[sq])
 
 
 def _can_promote_move(board: Board, move: Move) -> bool:
@@ -132,12 +130,7 @@ def _can_promote_move(board: Board, move: Move) -> bool:
     frm = move.from_square
     if frm is None:
         return False
-    piece = board.piece_codes[frm]
-    if not 1 <= piece & 15 <= 6:
-        return False
-    if piece >> 4 == 0:
-        return frm < 27 or move.to_square < 27
-    return frm >= 54 or move.to_square >= 54
+    return promotion_allowed(board.piece_codes[frm], frm, move.to_square)
 
 
 def _check_piece(board: Board, move: Move) -> None:
@@ -150,7 +143,7 @@ def _check_piece(board: Board, move: Move) -> None:
     frm = move.from_square
     assert frm is not None
     piece = board.piece_codes[frm]
-    if not piece or piece >> 4 != color:
+    if not piece or owner_of(piece) != color:
         raise illegal(board, describe_refusal(board, move, "not_your_piece" if piece else "no_piece"), move)
 
 
@@ -185,7 +178,7 @@ def make_kif_move(board: Board, move: Move, *, previous_to: Square | None = None
 def _attacking(board: Board, pt: int, to: int) -> list[int]:
     """Squares of the side to move's pieces of type *pt* that can reach *to* by their movement,
     pinned or not: the candidates the JSA rules compare."""
-    return reaching(board, pt | board.side_to_move << 4, to)
+    return reaching(board, code_of(pt, board.side_to_move), to)
 
 
 def _pair_compared(pt: int, group: list[int]) -> bool:
@@ -442,8 +435,8 @@ def _promotion_fits(board: Board, frm: int, to: int, promote: bool) -> bool:
     """Whether the piece on *frm* may move to *to* with (or without) promotion."""
     piece = board.piece_codes[frm]
     if promote:
-        return 1 <= piece & 15 <= 6 and bool(ZONE[piece >> 4] >> frm & 1 or ZONE[piece >> 4] >> to & 1)
-    return not DEAD_END[piece] >> to & 1
+        return promotion_allowed(piece, frm, to)
+    return not promotion_required(piece, to)
 
 
 def _parse(board: Board, text: str, previous_to: Square | None) -> Move:
@@ -468,10 +461,10 @@ def _why_not(board: Board, parsed: _Parsed, to: int, group: list[int]) -> Refusa
     if parsed.origin is not None:
         frm = parsed.origin
         piece = board.piece_codes[frm]
-        if piece and piece >> 4 == board.side_to_move and piece & 15 != pt:
+        if piece and owner_of(piece) == board.side_to_move and type_of(piece) != pt:
             return Refusal(
                 "wrong_piece", {"from_square": frm, "square": to, "piece": pt},
-                f"the piece on {SQUARE_NAMES[frm]} is a {ENGLISH_NAMES[piece & 15]}, not a {name}",
+                f"the piece on {SQUARE_NAMES[frm]} is a {ENGLISH_NAMES[type_of(piece)]}, not a {name}",
             )
         if frm == to:
             return Refusal("bad_piece_move", {"from_square": frm, "square": to, "piece": pt},

@@ -44,7 +44,7 @@ from shogiban.notation.names import (
     SENTE_MARKS,
     WESTERN_PIECE_LETTERS,
 )
-from shogiban.pieces import ENGLISH_NAMES, PieceType, promote
+from shogiban.pieces import ENGLISH_NAMES, PieceType, code_of, owner_of, promote, type_of
 from shogiban.squares import RANK_LETTERS, SQUARE_NAMES, Square
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ def make_western(
     frm = move.from_square
     assert frm is not None
     squares = board.piece_codes
-    pt = squares[frm] & 15
+    pt = type_of(squares[frm])
     rivals = any(f != frm for f in legal_origins(board, to, pt))
     origin = ""
     if rivals:
@@ -212,7 +212,7 @@ def parse_western(board: Board, text: str, *, previous_to: Square | None = None)
             raise _invalid(text, "expected a destination square like 76 or 7f")
     here = legal_moves_to(board, dest)
     squares = board.piece_codes
-    board_moves = [m for m in here if (f := m.from_square) is not None and squares[f] & 15 == pt]
+    board_moves = [m for m in here if (f := m.from_square) is not None and type_of(squares[f]) == pt]
     if action == "*" or (not board_moves and not action and origin is None and not suffix):
         if pt > 7:
             raise _invalid(text, f"a {ENGLISH_NAMES[pt]} cannot be dropped")
@@ -236,15 +236,16 @@ def parse_western(board: Board, text: str, *, previous_to: Square | None = None)
         # One move is named: the refusal push_usi gives it (dead_piece, cannot_promote, self_check ...).
         frm = matches[0].from_square if matches else origin
         assert frm is not None
-        if not matches and squares[frm] and squares[frm] >> 4 == board.side_to_move and squares[frm] & 15 != pt:
+        piece = squares[frm]
+        if not matches and piece and owner_of(piece) == board.side_to_move and type_of(piece) != pt:
             refusal = Refusal(
                 "wrong_piece", {"from_square": frm, "square": dest, "piece": pt},
-                f"the piece on {SQUARE_NAMES[frm]} is a {ENGLISH_NAMES[squares[frm] & 15]}, not a {name}",
+                f"the piece on {SQUARE_NAMES[frm]} is a {ENGLISH_NAMES[type_of(piece)]}, not a {name}",
             )
             raise illegal(board, refusal, text=text)
         named = board_move(frm, dest, suffix == "+")
         raise illegal(board, refusal_of(board, named), named, text)
-    reach = reaching(board, pt | board.side_to_move << 4, dest) if origin is None else []
+    reach = reaching(board, code_of(pt, board.side_to_move), dest) if origin is None else []
     if len(reach) == 1:  # one piece of the kind could go there by its movement (it is pinned ...)
         named = board_move(reach[0], dest, suffix == "+")
         raise illegal(board, refusal_of(board, named), named, text)

@@ -7,9 +7,10 @@ them into words, for every front end (the terminal game, the web pages, the less
 
 >>> from shogiban import Board, Move
 >>> board = Board("4k4/9/9/9/9/9/4P4/9/4K4 b P 1")
->>> illegal_reason(board, Move.from_usi("P*5e"), "en")
+>>> refusal = board.check_move(Move.from_usi("P*5e"))
+>>> refusal.code, refusal_reason(refusal, "en")
 ('nifu', 'two pawns on file 5 (二歩): you already have an unpromoted pawn on that file')
->>> illegal_reason(board, Move.from_usi("P*5e"), "ja")[1]
+>>> refusal_reason(refusal, "ja")
 '二歩です。５筋にはすでに成っていない自分の歩があります'
 >>> format_move(Board(), Move.from_usi("7g7f"), "ja")
 '▲７六歩'
@@ -20,6 +21,7 @@ The words come from the catalogue (:mod:`shogiban.i18n`): refusals by their code
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 from shogiban import rules
@@ -50,11 +52,12 @@ __all__ = [
 
 
 def illegal_reason(board: Board, move: Move, language: Language) -> tuple[str, str] | None:
-    """``(code, text)`` saying why *move* is illegal for the side to move, or None if it is legal.
-
-    *code* is the core's stable code (``nifu``, ``uchifuzume``, ``dead_piece``, ...), *text* the
-    reason in *language*.
+    """Deprecated: use :meth:`shogiban.Board.check_move` and :func:`refusal_reason`.
+    ``(code, text)`` saying why *move* is illegal for the side to move, or None if it is legal.
     """
+    warnings.warn(
+        "illegal_reason is deprecated: use Board.check_move and refusal_reason", DeprecationWarning, stacklevel=2
+    )
     refusal = rules.check_move(board, move)
     if refusal is None:
         return None

@@ -4,8 +4,8 @@ end (the lessons too, which must not import the terminal game's modules) finds t
 keeps the names the terminal game and the web pages import.
 
 >>> from shogiban import Board, Move
->>> illegal_reason(Board("4k4/9/9/9/9/9/4P4/9/4K4 b P 1"), Move.from_usi("P*5e"), "en")[0]
-'nifu'
+>>> refusal_reason(Board("4k4/9/9/9/9/9/4P4/9/4K4 b P 1").check_move(Move.from_usi("P*5e")), "en")
+'two pawns on file 5 (二歩): you already have an unpromoted pawn on that file'
 """
 
 from __future__ import annotations

@@ -382,6 +382,22 @@ class UsiProtocol(asyncio.SubprocessProtocol):
             with contextlib.suppress(ProcessLookupError):
                 self.transport.kill()
 
+    def watch_group(self, group: int) -> None:
+        """Own the engine's process group *group* (its leader's pid): watch it with the reaper, so
+        that it dies with this process, and end it at once if the engine already died."""
+        self._group = group
+        try:
+            reaper().register(group)
+        except OSError as error:  # no helper process (out of processes?): the engine still works
+            LOGGER.warning("%s: cannot watch the engine's process group: %s", self.name, error)
+        if self.transport is not None and self.transport.get_returncode() is not None:
+            self._end_group()  # died at once: nothing of it may be left behind
+
+    def release_search(self, search: object) -> None:
+        """Forget *search* if it is still the running one (its result was read)."""
+        if self._search is search:
+            self._search = None
+
     def _end_group(self) -> None:
         """Kill what is left of the engine's process group and stop watching it."""
         group, self._group = self._group, None
@@ -742,8 +758,7 @@ class UsiAnalysis(AnalysisResult):
         try:
             _, args = await self._search.result()
         finally:
-            if self._protocol._search is self._search:
-                self._protocol._search = None
+            self._protocol.release_search(self._search)
         return _play_result(parse_bestmove(args, self._search.board), self._search.checked(self._search.info))
 
     def _failure(self) -> BaseException | None:
@@ -792,13 +807,7 @@ async def popen_usi(
         *args, **popen_args,
     )
     if os.name == "posix":
-        protocol._group = transport.get_pid()
-        try:
-            reaper().register(protocol._group)
-        except OSError as error:  # no helper process (out of processes?): the engine still works
-            LOGGER.warning("%s: cannot watch the engine's process group: %s", protocol.name, error)
-        if transport.get_returncode() is not None:  # died at once: nothing of it may be left behind
-            protocol._end_group()
+        protocol.watch_group(transport.get_pid())
     protocol.name = os.path.basename(args[0]) if args else "engine"
     try:
         await protocol.initialize()

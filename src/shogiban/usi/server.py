@@ -366,7 +366,7 @@ class UsiServer:
             return "bestmove win"
         if result.move is None or result.resigned:
             return "bestmove resign"
-        reason = board.illegal_reason(result.move)
+        reason = board.check_move(result.move)
         if reason is not None:
             self.error(f"the engine chose an illegal move {result.move.usi()!r} ({reason}); resigning")
             return "bestmove resign"

@@ -261,7 +261,7 @@ def parse_bestmove(args: str, board: Board) -> BestMove:
         move = Move.from_usi(text)
     except InvalidMoveError:
         raise EngineMoveError(f"engine sent an unreadable bestmove: {text!r} in {board.sfen()}", text) from None
-    reason = board.illegal_reason(move)
+    reason = board.check_move(move)
     if reason is not None:
         raise EngineMoveError(f"engine played an illegal move: {text!r} in {board.sfen()} ({reason})", text, move)
     ponder: Move | None = None

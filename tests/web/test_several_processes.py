@@ -11,9 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from websockets.sync.client import ClientConnection, connect
-
 from tests.web.live_server import LiveServer, RedisServer, start_redis, start_server
+from websockets.sync.client import ClientConnection, connect
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs Debian's redis-server")
 
@@ -27,7 +26,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServ
     servers: list[LiveServer] = []
     try:
         for name in ("a", "b"):
-            servers.append(start_server(tmp, "--redis", redis.url, db=db, name=name))
+            servers.append(start_server(tmp, "--redis", redis.url, db=db, name=name))  # noqa: PERF401 - one by one, so that a failed start still stops the others
         yield servers[0], servers[1]
     finally:
         for server in servers:

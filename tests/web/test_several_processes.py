@@ -83,3 +83,45 @@ def test_serve_refuses_to_start_without_its_redis(tmp_path: Path) -> None:
 
     with pytest.raises(RuntimeError, match="cannot reach Redis"):
         start_server(tmp_path, "--redis", f"redis://127.0.0.1:{free_port()}/0")
+
+
+def test_when_the_owner_of_a_game_dies_another_process_carries_on(tmp_path: Path) -> None:
+    # kill -9 of the process that owns a computer game's clock and engine: another process takes
+    # the game over (its lease expires in 3 s), every stored move kept, none played twice.
+    pytest.importorskip("redis", reason="needs the redis package (pip install shogiban[scale])")
+    import os
+    import signal
+
+    redis = start_redis(tmp_path)
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    servers: list[LiveServer] = []
+    try:
+        for name in ("owner", "second", "third"):
+            servers.append(start_server(tmp_path, "--redis", redis.url, db=db, name=name))  # noqa: PERF401 - one by one
+        owner, second, _ = servers
+        status, game, _ = owner.post_json("/api/games", json.dumps(
+            {"mode": "computer", "level": 1, "color": "b", "time": {"main": 600, "byoyomi": 10}}))
+        assert status == 201
+        cookie = {"Cookie": f"sb_{game['id']}={game['token']}"}
+        with connect(f"{second.ws_base}/ws/games/{game['id']}", additional_headers=cookie, max_queue=None) as ws:
+            until_ply(ws, 0)
+            ws.send(json.dumps({"type": "move", "usi": "7g7f", "ply": 0}))
+            until_ply(ws, 2, timeout=30)  # the owner's engine answered, through Redis
+            os.kill(owner.process.pid, signal.SIGKILL)
+            owner.process.wait(10)
+            ws.send(json.dumps({"type": "move", "usi": "2g2f", "ply": 2}))
+            until_ply(ws, 3)
+            reply = until_ply(ws, 4, timeout=30)  # the engine of the process that took over
+            assert reply.get("outcome") is None
+        status, state, _ = second.request("GET", f"/api/games/{game['id']}")
+        usis = [m["usi"] for m in state["moves"]]
+        assert len(usis) == 4
+        assert usis[0] == "7g7f"
+        assert usis[2] == "2g2f"
+        taken = [server for server in servers[1:] if "taken over by this process" in server.log_text()]
+        assert len(taken) == 1  # exactly one process took the game over
+    finally:
+        for server in servers:
+            if server.process.poll() is None:
+                server.stop()
+        redis.stop()

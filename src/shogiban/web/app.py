@@ -55,6 +55,8 @@ from shogiban.web.catalogue import routes as catalogue_routes
 from shogiban.web.connections import Admission, Connection
 from shogiban.web.editor import routes as editor_routes
 from shogiban.web.editor import solver_pool
+from shogiban.web.lease import CHECK_SECONDS as LEASE_CHECK_SECONDS
+from shogiban.web.lease import RedisLeases
 from shogiban.web.limits import ConcurrencyLimit, RateLimiter, ServerLimits, TokenBucket
 from shogiban.web.messages import ClientMessage, error_message, parse_client_message
 from shogiban.web.newgame import parse_new_game
@@ -225,10 +227,12 @@ def create_app(
         services = Services(store=store, engines=builtin, usi=usi_service, usi_name=usi_name, now=now, cpu=cpu)
         rooms = RoomManager(services)
         bus: RedisBus | None = None
+        watcher: asyncio.Task[None] | None = None
         if redis_url:
             bus = RedisBus(redis_url, rooms.changed)
             await bus.start()  # BusError: the server does not start, and says why
             services.bus = bus
+            services.leases = RedisLeases(bus.client, bus.origin)
         state.update(store=store, services=services, rooms=rooms, cpu=cpu, pool=pool, bus=bus)
         app.state.rooms = rooms
         app.state.store = store
@@ -238,12 +242,18 @@ def create_app(
         if restored:
             log.info("restored %d games in progress", restored)
         beat = asyncio.create_task(_heartbeat(store, heartbeat, now))
+        if services.leases is not None:
+            watcher = asyncio.create_task(rooms.watch_owners(LEASE_CHECK_SECONDS))
         try:
             yield
         finally:
             beat.cancel()
+            if watcher is not None:
+                watcher.cancel()
             rooms.close()
             if bus is not None:
+                with contextlib.suppress(Exception):
+                    await rooms.release_all()  # the others take over at once
                 await bus.close()
             with contextlib.suppress(Exception):
                 await store.run(store.store.heartbeat, now())

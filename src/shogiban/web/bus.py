@@ -169,6 +169,11 @@ class RedisBus:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
 
+    @property
+    def client(self) -> Any:
+        """The ``redis.asyncio`` client (shared with the leases), once started."""
+        return self._client
+
     async def reachable(self) -> bool:
         """Whether Redis answers a ping within :data:`REDIS_SECONDS`."""
         try:

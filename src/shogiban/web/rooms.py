@@ -126,6 +126,29 @@ class Services:
     bus: Publisher | None = None
     """Tells the other web processes that a game changed (:mod:`shogiban.web.bus`); None when
     this process is the only one."""
+    leases: Leases | None = None
+    """Who owns each game's clock and computer turn among several web processes
+    (:mod:`shogiban.web.lease`); None: this process owns every game it has."""
+
+
+class Leases(Protocol):
+    """One owner per game among several processes (see :class:`shogiban.web.lease.RedisLeases`)."""
+
+    async def take(self, game_id: str) -> int | None:
+        """Become or stay the owner: a fencing token, or None."""
+        ...  # pragma: no cover - protocol
+
+    async def renew(self, game_id: str) -> bool:
+        """Keep the lease; False if lost."""
+        ...  # pragma: no cover - protocol
+
+    async def release(self, game_id: str) -> None:
+        """Give the lease up."""
+        ...  # pragma: no cover - protocol
+
+    async def owned_elsewhere(self, game_id: str) -> bool:
+        """Whether another process holds the lease now."""
+        ...  # pragma: no cover - protocol
 
 
 class Publisher(Protocol):
@@ -220,6 +243,10 @@ class GameRoom:
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self._announcing: set[asyncio.Task[None]] = set()
+        self.owner = services.leases is None
+        """This process carries out the game's flag fall and computer turn (see :meth:`claim`)."""
+        self.fence = 0
+        """The fencing token of this process's lease (0: none, or only one process)."""
         self.thinking = False
         self._engine_task: asyncio.Task[None] | None = None
         self._hint_task: asyncio.Task[None] | None = None
@@ -536,6 +563,8 @@ class GameRoom:
             self.broadcast_state()
         if ended is not None:
             await self._release_engines()
+            if self.services.leases is not None and self.owner:
+                await self.services.leases.release(self.id)
         return following
 
     def _announce(self) -> None:
@@ -550,7 +579,7 @@ class GameRoom:
         """Take the game as another process stored it (*fresh*, built from the store): its state,
         seats and notations; stale searches stop, and this process's clients get the new state."""
         async with self.lock:
-            self._take(fresh)
+            self.adopt(fresh)
 
     async def _catch_up(self, role: Role, action: game.Action) -> None:
         """With other web processes: before refusing *action* for the game's state (not started,
@@ -566,9 +595,9 @@ class GameRoom:
         if stored is not None:
             loop = asyncio.get_running_loop()
             fresh = await loop.run_in_executor(self.services.cpu, GameRoom, stored, self.services)
-            self._take(fresh)
+            self.adopt(fresh)
 
-    def _take(self, fresh: GameRoom) -> None:
+    def adopt(self, fresh: GameRoom) -> None:
         """Make *fresh*'s game this room's (the lock held)."""
         if fresh.state.to_dict() == self.state.to_dict() and fresh.tokens == self.tokens:
             return  # nothing new (this process's own change, or a repeated note)
@@ -760,6 +789,8 @@ class GameRoom:
 
     def _schedule_flag(self) -> None:
         self._cancel_flag()
+        if not self.owner:
+            return  # the owner's process watches this clock
         deadline = self.state.clock.deadline()
         if deadline is None or self.state.status is not Status.PLAYING:
             return
@@ -789,7 +820,7 @@ class GameRoom:
         return ThinkingPlayer(thinker, game_id=self.id, level=seat.level or 1, name=name, now=self.services.now)
 
     def _start_engine_if_needed(self) -> None:
-        if self.state.status is not Status.PLAYING:
+        if self.state.status is not Status.PLAYING or not self.owner:
             return
         if not self.seats[self.state.turn].is_engine:
             return
@@ -815,6 +846,24 @@ class GameRoom:
         """After loading: arm the clock and let an engine move if it is its turn."""
         self._schedule_flag()
         self._start_engine_if_needed()
+
+    async def claim(self) -> bool:
+        """With several processes: try to become the game's owner (a game over needs none)."""
+        leases = self.services.leases
+        if leases is None:
+            return True
+        if self.state.over:
+            return False
+        token = await leases.take(self.id)
+        self.owner, self.fence = token is not None, token or 0
+        return self.owner
+
+    def disown(self) -> None:
+        """The lease was lost: stop watching the clock and thinking for this game."""
+        self.owner = False
+        self._cancel_flag()
+        self._cancel_stale_searches()
+        self.thinking = False
 
     async def check_time(self) -> None:
         """End the game now if the side to move has run out of time."""
@@ -856,6 +905,7 @@ class RoomManager:
                     return None
                 room = await self._build(stored)
                 self.rooms[game_id] = room
+                await room.claim()
                 room.activate()
                 await room.check_time()
         self._loading.pop(game_id, None)
@@ -917,6 +967,7 @@ class RoomManager:
         store = self.services.store
         await store.run(store.store.create, stored)
         self.rooms[game_id] = room
+        await room.claim()
         room.activate()
         return room, token
 
@@ -940,6 +991,59 @@ class RoomManager:
             if room is not None:
                 loaded += 1
         return loaded
+
+    async def watch_owners(self, every: float) -> None:
+        """With several processes, for ever: renew the leases of the games this process owns (a
+        lost one stops its clock and engine here), and take over games whose owner is gone (the
+        game is read again from the store first), including games no process has loaded."""
+        leases = self.services.leases
+        assert leases is not None
+        store = self.services.store
+        rounds = 0
+        while True:
+            await asyncio.sleep(every)
+            rounds += 1
+            for room in list(self.rooms.values()):
+                if room.state.over:
+                    continue
+                if room.owner:
+                    if not await leases.renew(room.id):
+                        log.warning("game %s: lease lost; another process carries on", room.id)
+                        room.disown()
+                elif await leases.take(room.id) is not None:
+                    await self.take_over(room)
+            if rounds % 5 == 0:  # games in progress that no process has loaded
+                try:
+                    in_progress = await store.run(store.store.in_progress)
+                except Exception as error:  # the database may be briefly unavailable
+                    log.warning("cannot list the games in progress: %s", error)
+                    continue
+                for game_id in in_progress:
+                    if game_id not in self.rooms and not await leases.owned_elsewhere(game_id):
+                        await self.get(game_id)
+
+    async def take_over(self, room: GameRoom) -> None:
+        """This process just took *room*'s lease: read the game as stored, then act for it."""
+        store = self.services.store
+        stored = await store.run(store.store.load, room.id)
+        if stored is None:
+            return
+        fresh = await self._build(stored)
+        async with room.lock:
+            room.adopt(fresh)
+            room.owner = True
+            room.activate()
+        log.info("game %s: taken over by this process", room.id)
+        await room.check_time()
+
+    async def release_all(self) -> None:
+        """This process stops: give up its leases so that others take over at once."""
+        leases = self.services.leases
+        if leases is None:
+            return
+        for room in list(self.rooms.values()):
+            if room.owner and not room.state.over:
+                await leases.release(room.id)
 
     def close(self) -> None:
         """Stop every room's timers and tasks."""

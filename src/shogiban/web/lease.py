@@ -1,0 +1,113 @@
+"""One owner per running game across web processes: a lease in Redis.
+
+Any process accepts a player's move (the database decides between racing processes), but a
+game's clock (its flag fall) and its computer's turn must be carried out by exactly one process,
+the game's *owner*.  Ownership is a Redis key ``PREFIX:owner:GAME`` holding the owner's process
+id, set with ``NX`` and an expiry (:data:`LEASE_SECONDS`), renewed by its owner a few times per
+lease.  Taking a lease also counts up ``PREFIX:fence:GAME``: the fencing token, which grows with
+every new owner, so a process that lost its lease (paused past the expiry) can tell that it
+is no longer the owner before it acts.  When an owner dies, its key expires and another process
+takes the game over: at most a lease's length, plus one check, later.
+
+Renewal and release only touch a key the process still holds (a short Lua script compares and
+acts in one step).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: Seconds a lease lasts unless renewed; an owner that dies is replaced within about this long.
+LEASE_SECONDS = 3.0
+#: How often an owner renews, and the others look for games without an owner, seconds.
+CHECK_SECONDS = 1.0
+#: Seconds Redis may take to answer a lease operation.
+REDIS_SECONDS = 2.0
+
+_TAKE = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return redis.call('INCR', KEYS[2])
+end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return tonumber(redis.call('GET', KEYS[2]) or '0')
+end
+return 0
+"""
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+class RedisLeases:
+    """The leases of one web process (its id is *origin*).
+
+    :param client: a ``redis.asyncio`` client.
+    """
+
+    def __init__(self, client: Any, origin: str, *, prefix: str = "shogiban", seconds: float = LEASE_SECONDS) -> None:
+        self.client = client
+        self.origin = origin
+        self.prefix = prefix
+        self.milliseconds = max(100, int(seconds * 1000))
+        self._take = client.register_script(_TAKE)
+        self._renew = client.register_script(_RENEW)
+        self._release = client.register_script(_RELEASE)
+
+    def _keys(self, game_id: str) -> list[str]:
+        return [f"{self.prefix}:owner:{game_id}", f"{self.prefix}:fence:{game_id}"]
+
+    async def take(self, game_id: str) -> int | None:
+        """Become (or stay) *game_id*'s owner: the fencing token, or None when another process
+        owns it or Redis does not answer (then this process does not act for the game)."""
+        try:
+            token = await asyncio.wait_for(
+                self._take(keys=self._keys(game_id), args=[self.origin, self.milliseconds]), REDIS_SECONDS)
+        except Exception as error:
+            log.warning("game %s: cannot take its lease (Redis: %s)", game_id, error)
+            return None
+        return int(token) or None
+
+    async def renew(self, game_id: str) -> bool:
+        """Keep the lease; False when it was lost (expired and taken, or Redis is unreachable)."""
+        try:
+            kept = await asyncio.wait_for(
+                self._renew(keys=self._keys(game_id)[:1], args=[self.origin, self.milliseconds]), REDIS_SECONDS)
+        except Exception as error:
+            log.warning("game %s: cannot renew its lease (Redis: %s)", game_id, error)
+            return False
+        return bool(kept)
+
+    async def owned_elsewhere(self, game_id: str) -> bool:
+        """Whether another process holds *game_id*'s lease now (True when Redis does not answer:
+        then nobody should take it)."""
+        try:
+            holder = await asyncio.wait_for(self.client.get(self._keys(game_id)[0]), REDIS_SECONDS)
+        except Exception:
+            return True
+        if holder is None:
+            return False
+        return bool(holder != self.origin.encode() and holder != self.origin)
+
+    async def release(self, game_id: str) -> None:
+        """Give the lease up (the game is over, or this process stops)."""
+        try:
+            await asyncio.wait_for(self._release(keys=self._keys(game_id)[:1], args=[self.origin]), REDIS_SECONDS)
+        except Exception as error:  # it expires by itself
+            log.debug("game %s: cannot release its lease (Redis: %s)", game_id, error)
+
+
+__all__ = ["CHECK_SECONDS", "LEASE_SECONDS", "RedisLeases"]

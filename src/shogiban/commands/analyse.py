@@ -35,7 +35,7 @@ from shogiban.analysis.batch import (
 )
 from shogiban.analysis.report import summary_headers
 from shogiban.commands._options import float_in, inputs_overwritten, int_in
-from shogiban.engines.limit import Limit
+from shogiban.engines.limit import MAX_MULTIPV, Limit
 from shogiban.errors import ShogibanError
 from shogiban.i18n import detect_language, language_tag, normalize_language, translate
 from shogiban.notation.excerpt import excerpt
@@ -44,7 +44,6 @@ CACHE_NAME = ".shogiban-analysis.sqlite"
 MAX_MOVETIME = 3600.0
 MAX_DEPTH = 128
 MAX_NODES = 10**12
-MAX_MULTIPV = 500
 MAX_JOBS = 256
 MAX_POSITIONS = 1_000_000
 

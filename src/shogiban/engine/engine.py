@@ -20,14 +20,14 @@ from shogiban.board import Board
 from shogiban.engine.levels import LevelProfile, profile
 from shogiban.engine.search import TT_ENTRY_BYTES, Searcher, mate_in
 from shogiban.engine.timeman import TimePlan, plan_time
-from shogiban.engines.limit import Limit
+from shogiban.engines.limit import BUILTIN_MAX_MULTIPV, Limit
 from shogiban.engines.results import InfoDict, PlayResult
 from shogiban.move import MOVES, Move
 
 InfoCallback = Callable[[InfoDict], None]
 """Receives the search's reports (in the search's thread)."""
 
-MAX_MULTIPV = 64
+MAX_MULTIPV = BUILTIN_MAX_MULTIPV
 """The most principal variations one search reports."""
 
 #: Levels that resign resign only against a mate at most this many plies away, found by a search

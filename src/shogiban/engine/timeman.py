@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shogiban.engines.limit import Limit, to_seconds
+from shogiban.engines.limit import DEFAULT_MOVETIME, Limit, to_seconds
 from shogiban.pieces import Color
 
 #: Seconds kept back from every clock budget for stopping, returning and sending the move.
@@ -26,8 +26,6 @@ OVERHEAD_FRACTION = 0.4
 MOVETIME_OVERHEAD = 0.04
 #: The least any plan gives, so that a move is always found.
 MINIMUM = 0.01
-#: Default budget when no limit at all is given.
-DEFAULT_MOVETIME = 1.0
 #: The hard limit is at most this many times the soft target: the most the search stretches it
 #: (a larger one only lets a doomed iteration run on; 4x gave 10 s thinks at 60 s + 2 s).
 HARD_FACTOR = 2.0

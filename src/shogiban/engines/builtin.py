@@ -29,7 +29,14 @@ from shogiban import __version__
 from shogiban.board import Board
 from shogiban.engines.analysis import AnalysisResult, InfoQueue
 from shogiban.engines.interface import mate_seconds
-from shogiban.engines.limit import DEFAULT_SEARCH_TIMEOUT, DEFAULT_TIMEOUT, STOP_GRACE, Limit, Seconds
+from shogiban.engines.limit import (
+    BUILTIN_MAX_MULTIPV,
+    DEFAULT_SEARCH_TIMEOUT,
+    DEFAULT_TIMEOUT,
+    STOP_GRACE,
+    Limit,
+    Seconds,
+)
 from shogiban.engines.options import ConfigValue, Option, Options
 from shogiban.engines.results import InfoDict, MateResult, PlayResult
 from shogiban.errors import (
@@ -47,9 +54,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-MAX_MULTIPV = 64
-"""The most lines ``MultiPV`` may ask for (the search's own bound, ``shogiban.engine.MAX_MULTIPV``,
-kept apart so that this module loads without the search)."""
+MAX_MULTIPV = BUILTIN_MAX_MULTIPV
+"""The most lines ``MultiPV`` may ask for (the search's own bound)."""
 
 
 def builtin_options(level: int = 8, hash_mb: int = 64, multipv: int = 1) -> tuple[Option, ...]:

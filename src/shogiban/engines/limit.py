@@ -20,6 +20,12 @@ from shogiban.pieces import Color
 Seconds: TypeAlias = "float | int | timedelta"
 """A duration: seconds as a number, or a :class:`datetime.timedelta`."""
 
+#: Seconds a move may take when nothing else (a clock, a fixed time) says: the one definition.
+DEFAULT_MOVETIME = 1.0
+#: The most lines (MultiPV) any engine is asked for, or tracked from one.
+MAX_MULTIPV = 500
+#: The most lines the built-in search reports (its own bound).
+BUILTIN_MAX_MULTIPV = 64
 DEFAULT_TIMEOUT = 10.0
 """Seconds an engine gets to answer a command, and to end a search after it was told to stop."""
 DEFAULT_ISREADY_TIMEOUT = 60.0
@@ -158,9 +164,12 @@ class Limit:
 
 
 __all__ = [
+    "BUILTIN_MAX_MULTIPV",
     "DEFAULT_ISREADY_TIMEOUT",
+    "DEFAULT_MOVETIME",
     "DEFAULT_SEARCH_TIMEOUT",
     "DEFAULT_TIMEOUT",
+    "MAX_MULTIPV",
     "STOP_GRACE",
     "Limit",
     "Seconds",

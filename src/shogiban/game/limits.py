@@ -24,12 +24,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
-from shogiban.engines.limit import Limit
+from shogiban.engines.limit import DEFAULT_MOVETIME, Limit
 from shogiban.game.clock import Clock
 from shogiban.pieces import Color  # noqa: F401 - the doctest's
-
-#: Seconds per move when there is neither a clock nor a fixed time.
-DEFAULT_MOVETIME = 1.0
 
 
 def clock_limit(

@@ -40,6 +40,7 @@ from shogiban.engines.limit import (
     DEFAULT_ISREADY_TIMEOUT,
     DEFAULT_SEARCH_TIMEOUT,
     DEFAULT_TIMEOUT,
+    MAX_MULTIPV,
     STOP_GRACE,
     Limit,
     Seconds,
@@ -67,8 +68,6 @@ if TYPE_CHECKING:
 LOGGER = logging.getLogger("shogiban.usi")
 T = TypeVar("T")
 
-MAX_MULTIPV = 256
-"""Principal variations tracked per search; ``info multipv`` ranks above it are ignored."""
 MAX_WARNINGS = 5
 """Unreadable ``info`` lines logged per search, bad ``option`` lines per handshake (an engine could
 send millions)."""

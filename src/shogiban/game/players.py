@@ -77,7 +77,9 @@ def adjudicate(
     failure; a clock already run out ends the game on time whatever was decided.
     """
     color = state.turn
-    if isinstance(decision, FlagFall) and not state.clock.is_flagged(now):
+    if state.clock.is_flagged(now):
+        decision = FlagFall()  # as a room that finds the time up before it applies a decision
+    elif isinstance(decision, FlagFall):
         decision = EngineFailure(color, f"{name} did not answer")
     if allowed(evolve(state, tournament=True), Role.SYSTEM, decision) is not None:
         decision = EngineFailure(color, f"{name}: {type(decision).__name__} cannot be played now")

@@ -5,23 +5,21 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
+from typing import cast
 
 import pytest
 from rich.console import Console
 
 from shogiban import Board, Color, Move, Termination
-from shogiban.engines import PlayResult
-from shogiban.errors import EngineError, EngineTerminatedError
-from shogiban.game import Clock, GameState, TimeControl
-from shogiban.game import Move as GameMove
-from shogiban.game.players import Decision, decision_from_error, decision_from_result
+from shogiban.engines import BuiltinEngine, Engine, Limit, PlayResult
+from shogiban.errors import EngineError, EngineMoveError, EngineTerminatedError
+from shogiban.game import EnginePlayer, Player, TimeControl
 from shogiban.kifu import read_game
 from shogiban.play.i18n import Language
-from shogiban.play.players import BuiltinEnginePlayer, EnginePlayer, HumanPlayer
+from shogiban.play.players import HumanPlayer
 from shogiban.play.reader import ScriptedReader
-from shogiban.play.session import GameSession, Player, SessionOptions
+from shogiban.play.session import GameSession, SessionOptions
 
 MATE_IN_ONE = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1"  # G*5b mates
 DECLARABLE = "+R+B1G1G3/4K4/2+P+P+P+P+P+P+P/9/9/9/2+p+p+p+p+p+p+p/4k4/+r+b1g1g3 b 2S2N2L3P2s2n2lp 1"
@@ -42,35 +40,48 @@ class FakeTime:
 
 @dataclass
 class StandInEngine:
-    """A stand-in opponent: plays its scripted answers in order, then the first legal move."""
+    """A stand-in engine (what :class:`shogiban.engines.Engine` answers): plays its scripted
+    answers in order, then its hint if it has one, else the first legal move."""
 
     answers: list[PlayResult | str | EngineError] = field(default_factory=list)
     hint: Move | None = None
     name: str = "stand-in"
-    seen: list[Clock] = field(default_factory=list)
+    seen: list[Limit] = field(default_factory=list)
     closed: bool = False
     results: list[str] = field(default_factory=list)
     think: Callable[[], None] | None = None
 
-    async def choose(self, state: GameState) -> Decision:
-        self.seen.append(state.clock)
+    async def play(self, board: Board, limit: Limit) -> PlayResult:
+        self.seen.append(limit)
         if self.think is not None:
             self.think()
         if self.answers:
             answer = self.answers.pop(0)
             if isinstance(answer, EngineError):
-                return decision_from_error(state, answer, self.name)
-            return GameMove(answer) if isinstance(answer, str) else decision_from_result(state, answer)
-        return GameMove(next(iter(state.board().legal_moves)).usi())
+                raise answer
+            if isinstance(answer, str):
+                move = Move.from_usi(answer)
+                if not board.is_legal(move):  # as the USI client reports an illegal bestmove
+                    raise EngineMoveError(f"illegal move {answer!r}", answer, move)
+                return PlayResult(move)
+            return answer
+        return PlayResult(self.hint or next(iter(board.legal_moves)))
 
-    def suggest(self, board: Board, seconds: float) -> Move | None:
-        return self.hint
-
-    def game_over(self, result: str) -> None:
+    async def game_over(self, result: str) -> None:
         self.results.append(result)
 
-    def close(self) -> None:
+    async def quit(self) -> None:
         self.closed = True
+
+
+def opponent(engine: StandInEngine) -> EnginePlayer:
+    """*engine* as a player on the game's one protocol."""
+    return EnginePlayer(cast(Engine, engine), name=engine.name)
+
+
+def against(engine: StandInEngine) -> tuple[Player, Player]:
+    """A person (sente) against *engine* (gote)."""
+    return HumanPlayer("me"), opponent(engine)
 
 
 @dataclass
@@ -91,7 +102,7 @@ def play(
     language: Language = "en",
     clock: TimeControl | None = None,
     handicap: str | None = None,
-    hint_engine: EnginePlayer | None = None,
+    hint_engine: Engine | None = None,
     time: FakeTime | None = None,
 ) -> Run:
     time = time or FakeTime()
@@ -154,7 +165,7 @@ def test_unknown_text_points_to_help() -> None:
 
 def test_undo_against_an_engine_takes_back_both_moves() -> None:
     engine = StandInEngine(["3c3d", "8c8d"])
-    run = play(Board(), ["7g7f", "undo", "2g2f", "quit"], (HumanPlayer("me"), engine))
+    run = play(Board(), ["7g7f", "undo", "2g2f", "quit"], against(engine))
     assert "Took back 2 move(s)." in run.output
     assert [m.usi() for m in run.session.board.move_stack] == ["2g2f", "8c8d"]
 
@@ -167,7 +178,7 @@ def test_undo_between_two_people_takes_back_one_move() -> None:
 
 def test_undo_with_nothing_to_undo() -> None:
     engine = StandInEngine(["3c3d"])
-    run = play(Board.from_handicap("香落ち"), ["undo", "quit"], (HumanPlayer("me"), engine), handicap="香落ち")
+    run = play(Board.from_handicap("香落ち"), ["undo", "quit"], against(engine), handicap="香落ち")
     assert "There is no move of yours to take back." in run.output
     assert len(run.session.board.move_stack) == 1  # the giver's move stays
 
@@ -182,7 +193,7 @@ def test_resign() -> None:
 
 def test_hint_from_the_opponent_engine() -> None:
     engine = StandInEngine(hint=Move.from_usi("G*5b"))
-    run = play(MATE_IN_ONE, ["hint", "quit"], (HumanPlayer("me"), engine))
+    run = play(MATE_IN_ONE, ["hint", "quit"], against(engine))
     assert "Hint: G*5b (G*5b)" in run.output
 
 
@@ -192,7 +203,7 @@ def test_hint_without_engine() -> None:
 
 
 def test_hint_from_the_builtin_engine_finds_the_mate() -> None:
-    engine = BuiltinEnginePlayer(8, seed=1)
+    engine = BuiltinEngine(8, seed=1)
     run = play(MATE_IN_ONE, ["hint", "quit"], hint_engine=engine)
     assert "Hint: G*5b (G*5b)" in run.output
 
@@ -254,7 +265,7 @@ def test_quit_and_end_of_input() -> None:
 
 def test_engine_moves_and_the_human_mates() -> None:
     engine = StandInEngine(["3i2i"])
-    run = play("9/9/1k7/9/9/9/9/2s2rr2/6K2 b - 1", ["4h4i+"], (engine, HumanPlayer("me")))
+    run = play("9/9/1k7/9/9/9/9/2s2rr2/6K2 b - 1", ["4h4i+"], (opponent(engine), HumanPlayer("me")))
     assert "Sente plays K-2i." in run.output
     assert engine.results == ["lose"]
     assert run.outcome.termination is Termination.CHECKMATE
@@ -262,30 +273,30 @@ def test_engine_moves_and_the_human_mates() -> None:
 
 
 def test_builtin_engine_mates() -> None:
-    engine = BuiltinEnginePlayer(8, movetime=0.5, seed=1)
-    run = play(MATE_IN_ONE, [], (engine, HumanPlayer("me")))
+    builtin = EnginePlayer(BuiltinEngine(8, seed=1), movetime=0.5)
+    run = play(MATE_IN_ONE, [], (builtin, HumanPlayer("me")))
     assert run.outcome.termination is Termination.CHECKMATE
     assert run.outcome.winner == Color.BLACK
     assert run.session.board.move_stack == [Move.from_usi("G*5b")]
 
 
 def test_engine_resigns_declares_or_fails() -> None:
-    run = play(Board(), ["7g7f"], (HumanPlayer("me"), StandInEngine([PlayResult(None, resigned=True)])))
+    run = play(Board(), ["7g7f"], against(StandInEngine([PlayResult(None, resigned=True)])))
     assert run.outcome.termination is Termination.RESIGNATION
     assert run.outcome.winner == Color.BLACK
-    bad = play(Board(), ["7g7f"], (HumanPlayer("me"), StandInEngine(["2b3a"])))
+    bad = play(Board(), ["7g7f"], against(StandInEngine(["2b3a"])))
     assert bad.outcome.termination is Termination.ILLEGAL_MOVE
     assert bad.outcome.winner == Color.BLACK
     assert "2b3a" in bad.output
-    declares = play(Board(), ["7g7f"], (HumanPlayer("me"), StandInEngine([PlayResult(None, declared_win=True)])))
+    declares = play(Board(), ["7g7f"], against(StandInEngine([PlayResult(None, declared_win=True)])))
     assert declares.outcome.termination is Termination.ILLEGAL_MOVE
-    failed = play(Board(), ["7g7f"], (HumanPlayer("me"), StandInEngine([EngineError("engine died")])))
+    failed = play(Board(), ["7g7f"], against(StandInEngine([EngineError("engine died")])))
     assert failed.outcome.termination is Termination.ABANDONED
     assert "The engine failed: stand-in did not answer (engine died)" in failed.output
 
 
 def test_an_engine_crash_loses_for_its_side_as_in_every_front_end() -> None:
-    crashed = play(Board(), ["7g7f"], (HumanPlayer("me"), StandInEngine([EngineTerminatedError("exit code 1")])))
+    crashed = play(Board(), ["7g7f"], against(StandInEngine([EngineTerminatedError("exit code 1")])))
     assert crashed.outcome.termination is Termination.ABANDONED
     assert crashed.outcome.winner == Color.BLACK
     assert crashed.outcome.detail == "gote: stand-in crashed (exit code 1)"
@@ -295,7 +306,7 @@ def test_an_engine_crash_loses_for_its_side_as_in_every_front_end() -> None:
 
 def test_handicap_giver_moves_first() -> None:
     engine = StandInEngine(["5a4b"])
-    run = play(Board.from_handicap("香落ち"), ["quit"], (HumanPlayer("me"), engine), handicap="香落ち", language="ja")
+    run = play(Board.from_handicap("香落ち"), ["quit"], against(engine), handicap="香落ち", language="ja")
     assert "駒落ち（香落ち）：上手が駒を落とし、先に指します。" in run.output
     assert "上手：" in run.output
     assert "☖ 上手" in run.output
@@ -329,12 +340,11 @@ def test_engine_gets_the_clock_and_loses_on_time() -> None:
     time = FakeTime()
     engine = StandInEngine(["3c3d"], think=lambda: time.advance(31))
     run = play(
-        Board(), [("7g7f", 4.0)], (HumanPlayer("me"), engine), clock=TimeControl.of(20, byoyomi=10), time=time
+        Board(), [("7g7f", 4.0)], against(engine), clock=TimeControl.of(20, byoyomi=10), time=time
     )
     # Sente spent 4 s of its 20; gote's turn began with its 20 s and the byoyomi.
     seen = engine.seen[0]
-    assert seen.remaining == (timedelta(seconds=16), timedelta(seconds=20))
-    assert seen.running == Color.WHITE
+    assert seen.go_args() == ["btime", "16000", "wtime", "20000", "byoyomi", "10000"]
     assert run.outcome.termination is Termination.TIME_FORFEIT
     assert run.outcome.winner == Color.BLACK
 

@@ -4,23 +4,29 @@ friend at the same keyboard."""
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import random
+import shlex
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from shogiban.board import Board, start_problems
-from shogiban.errors import ShogibanError
-from shogiban.game import TimeControl
+from shogiban.errors import EngineError, ShogibanError
+from shogiban.game import EnginePlayer, Player, TimeControl
 from shogiban.handicaps import find_handicap
 from shogiban.outcome import EnteringKingRule
 from shogiban.pieces import Color
 from shogiban.play.clock import parse_duration
 from shogiban.play.i18n import LANGUAGES, Language, Translator, detect_language, normalize_language
-from shogiban.play.players import BuiltinEnginePlayer, EnginePlayer, HumanPlayer, UsiEnginePlayer
+from shogiban.play.players import HumanPlayer
 from shogiban.play.reader import StreamReader
-from shogiban.play.session import GameSession, Player, SessionOptions
+from shogiban.play.session import GameSession, SessionOptions
+
+if TYPE_CHECKING:
+    from shogiban.engines import Engine
 
 _COLOR_NAMES = {
     "black": Color.BLACK, "sente": Color.BLACK, "b": Color.BLACK, "先手": Color.BLACK, "下手": Color.BLACK,
@@ -110,39 +116,64 @@ def _board(args: argparse.Namespace) -> tuple[Board, str | None]:
     return Board(entering_king_rule=rule), None
 
 
-def _engine(args: argparse.Namespace, t: Translator) -> EnginePlayer:
-    movetime = parse_duration(args.movetime) if args.movetime else None
-    if args.engine:
-        return UsiEnginePlayer(args.engine, movetime=movetime)
+def _level(args: argparse.Namespace) -> int:
     if not 1 <= args.level <= 8:
         raise PlayOptionError(f"invalid level: {args.level!r} (1 to 8)")
-    return BuiltinEnginePlayer(args.level, movetime=movetime, seed=args.seed, name=t("game.engine", level=args.level))
+    return int(args.level)
+
+
+async def _start_engine(args: argparse.Namespace, level: int) -> Engine:
+    """The opponent's engine: the USI program of ``--engine``, else the built-in one at *level*."""
+    if args.engine:
+        from shogiban.usi import popen_usi
+
+        _, protocol = await popen_usi(shlex.split(args.engine))
+        return protocol
+    from shogiban.engines import BuiltinEngine
+
+    return BuiltinEngine(level, seed=args.seed)
 
 
 def run(args: argparse.Namespace) -> int:
     """Play one game; the exit status is 0 whatever the result."""
+    asyncio.run(_play(args))
+    return 0
+
+
+async def _play(args: argparse.Namespace) -> None:
+    """The whole game in one event loop: the engines start, play and quit in it."""
     language = _language(args)
     t = Translator(language)
     board, handicap = _board(args)
     clock = TimeControl.of(
         parse_duration(args.time), byoyomi=parse_duration(args.byoyomi), increment=parse_duration(args.increment)
     )
-    engine: EnginePlayer | None = None
+    movetime = parse_duration(args.movetime) if args.movetime else None
     players: tuple[Player, Player]
     flipped = args.flip
-    if args.human:
-        players = (HumanPlayer(t("game.player", number=1)), HumanPlayer(t("game.player", number=2)))
-    else:
-        human = _human_color(args)
-        engine = _engine(args, t)
-        me = HumanPlayer(t("game.human"))
-        players = (me, engine) if human == Color.BLACK else (engine, me)
-        flipped = flipped or human == Color.WHITE
-    hint_engine: EnginePlayer | None = None
+    engines: list[Engine] = []
     try:
+        if args.human:
+            players = (HumanPlayer(t("game.player", number=1)), HumanPlayer(t("game.player", number=2)))
+        else:
+            human = _human_color(args)
+            level = _level(args) if not args.engine else 0
+            engine = await _start_engine(args, level)
+            engines.append(engine)
+            name = t("game.engine", level=level) if not args.engine else None
+            if args.engine:
+                name = engine.name or shlex.split(args.engine)[0].rsplit("/", 1)[-1]
+            opponent = EnginePlayer(engine, name=name, movetime=movetime)
+            me = HumanPlayer(t("game.human"))
+            players = (me, opponent) if human == Color.BLACK else (opponent, me)
+            flipped = flipped or human == Color.WHITE
+        hint_engine: Engine | None = None
         if not args.engine:
             # Hints come from the strongest level, whatever the opponent's level.
-            hint_engine = BuiltinEnginePlayer(8, seed=args.seed)
+            from shogiban.engines import BuiltinEngine
+
+            hint_engine = BuiltinEngine(8, seed=args.seed)
+            engines.append(hint_engine)
         # Piped output is a transcript: no wrapping at an imaginary terminal width.
         console = Console(no_color=args.no_color or None, highlight=False, soft_wrap=not sys.stdout.isatty())
         options = SessionOptions(
@@ -159,9 +190,8 @@ def run(args: argparse.Namespace) -> int:
         session = GameSession(
             board, players, reader=StreamReader(sys.stdin), console=console, options=options, hint_engine=hint_engine
         )
-        session.run()
+        await session.play()
     finally:
-        for player in (engine, hint_engine):
-            if player is not None:
-                player.close()
-    return 0
+        for running in engines:
+            with contextlib.suppress(EngineError):
+                await running.quit()

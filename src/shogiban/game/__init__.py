@@ -46,6 +46,7 @@ from shogiban.game.players import (
     EnginePlayer,
     Player,
     QueuedPlayer,
+    adjudicate,
     decision_from_error,
     decision_from_result,
 )
@@ -87,6 +88,7 @@ __all__ = [
     "Timing",
     "Undo",
     "acting_color",
+    "adjudicate",
     "allowed",
     "apply",
     "check",

@@ -104,11 +104,12 @@ def undo_count(state: GameState) -> int:
     return count if state.ply >= count else 0
 
 
-def allowed(state: GameState, role: Role, action: Action) -> Refusal | None:
+def allowed(state: GameState, role: Role, action: Action, *, adjudicate: bool = False) -> Refusal | None:
     """Why *role* may not take *action* in *state*, or None if it may.
 
     The same answer decides which buttons a front end shows and whether a request is refused;
-    ``Move()`` without a move asks whether *role* may move at all.
+    ``Move()`` without a move asks whether *role* may move at all.  With *adjudicate* a foul is
+    not refused (it loses: see :func:`apply`).
     """
     if role is Role.SPECTATOR:
         return _refuse("spectator", "spectators cannot take part in the game")
@@ -118,7 +119,7 @@ def allowed(state: GameState, role: Role, action: Action) -> Refusal | None:
             return refusal
     if isinstance(action, Resign | ImpasseAgreement) and action.color is None:
         action = replace(action, color=acting_color(state, role, action))
-    return check(state, action)
+    return check(state, action, adjudicate=adjudicate)
 
 
 def _role_refusal(state: GameState, action: Action) -> Refusal | None:

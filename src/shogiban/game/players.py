@@ -5,7 +5,11 @@ human (fed by the terminal or the browser through :meth:`QueuedPlayer.submit`) a
 the action the front end applies.  An engine's troubles become actions too, the same way for
 every front end (:func:`decision_from_error`): a crash is :class:`EngineFailure` (that side loses:
 ABANDONED, the other side winning), no answer in time is :class:`FlagFall` when a clock runs,
-and an unreadable or illegal move is played as sent in tournament mode (a foul that loses).
+and an unreadable or illegal move is returned as sent, for the front end to apply with
+:func:`adjudicate` (in tournament mode: a foul that loses, naming the move and why).
+
+A person's decision is applied as it is (:func:`~shogiban.game.apply` refuses what the rules
+forbid, and the front end explains the refusal); an engine's goes through :func:`adjudicate`.
 """
 
 from __future__ import annotations
@@ -17,8 +21,10 @@ from typing import Protocol, TypeAlias
 from shogiban.engines import Engine, PlayResult
 from shogiban.errors import EngineError, EngineMoveError, EngineTerminatedError, EngineTimeoutError
 from shogiban.game.actions import Abandon, Declare, EngineFailure, FlagFall, ImpasseAgreement, Move, Resign, Undo
+from shogiban.game.core import allowed, apply
+from shogiban.game.events import Event
 from shogiban.game.limits import clock_limit
-from shogiban.game.state import GameState
+from shogiban.game.state import GameState, Role
 
 Decision: TypeAlias = Move | Resign | Declare | ImpasseAgreement | Undo | Abandon | EngineFailure | FlagFall
 """What a player decides: an action for the side to move."""
@@ -51,9 +57,7 @@ def decision_from_error(
     loses on time only if its clock has run out by then (else it failed)."""
     color = state.turn
     if isinstance(error, EngineMoveError):
-        if state.tournament:
-            return Move(error.text)
-        return EngineFailure(color, f"{name} sent an unplayable move {error.text!r}")
+        return Move(error.text)  # played as sent: adjudicate() makes it a foul that loses
     if isinstance(error, EngineTerminatedError):
         return EngineFailure(color, f"{name} crashed ({error})")
     if isinstance(error, EngineTimeoutError) and state.clock.control.enabled and (
@@ -61,6 +65,26 @@ def decision_from_error(
     ):
         return FlagFall()
     return EngineFailure(color, f"{name} did not answer ({error})")
+
+
+def adjudicate(
+    state: GameState, decision: Decision, now: float, name: str = "the engine"
+) -> tuple[GameState, list[Event]]:
+    """Apply an engine's *decision* at *now* as the rules adjudicate an engine (every front end):
+    an illegal or unreadable move, or a declaration that fails, loses (``apply(...,
+    adjudicate=True)``: judged on a copy of the position; the state keeps its own mode).  A
+    decision the game cannot take now (a :class:`FlagFall` with time left, an action only a
+    person may take) loses as the engine's failure; a clock already run out ends the game on
+    time whatever was decided.
+    """
+    color = state.turn
+    if state.clock.is_flagged(now):
+        decision = FlagFall()  # as a room that finds the time up before it applies a decision
+    elif isinstance(decision, FlagFall):
+        decision = EngineFailure(color, f"{name} did not answer")
+    if allowed(state, Role.SYSTEM, decision, adjudicate=True) is not None:
+        decision = EngineFailure(color, f"{name}: {type(decision).__name__} cannot be played now")
+    return apply(state, decision, now, adjudicate=True)
 
 
 class EnginePlayer:
@@ -107,5 +131,5 @@ class QueuedPlayer:
 
 
 __all__ = [
-    "Decision", "EnginePlayer", "Player", "QueuedPlayer", "decision_from_error", "decision_from_result",
+    "Decision", "EnginePlayer", "Player", "QueuedPlayer", "adjudicate", "decision_from_error", "decision_from_result",
 ]

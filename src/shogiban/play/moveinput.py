@@ -101,9 +101,11 @@ def _notation(text: str) -> str:
     return "western" if _WESTERN_START.match(ascii_form) else "unknown"
 
 
-def read_move(board: Board, text: str) -> Move:
+def read_move(board: Board, text: str, *, check: bool = True) -> Move:
     """The legal move *text* stands for, in USI, Japanese or western notation.
 
+    :param check: False leaves a USI move's legality to the caller (the game core refuses it);
+        Japanese and western text name a legal move, so they are always matched against them.
     :raises UnreadableMoveError: if *text* is in none of them.
     :raises IllegalEntryError: if it is a move the rules forbid (with the reason).
     :raises AmbiguousEntryError: if several legal moves match (with the candidates).
@@ -114,6 +116,8 @@ def read_move(board: Board, text: str) -> Move:
         raise UnreadableMoveError(f"invalid move: {text!r} (not USI, Japanese or western notation)", text)
     if kind == "usi":
         move = Move.from_usi(unicodedata.normalize("NFKC", text))
+        if not check:
+            return move
         refusal = rules.check_move(board, move)
         if refusal is not None:
             reasons = {lang: explain.refusal_reason(refusal, lang) for lang in _LANGS}

@@ -3,7 +3,11 @@
 :class:`GameSession` takes its input from a :class:`~shogiban.play.reader.LineReader` and writes
 to a ``rich`` console, so tests drive it with scripted lines and read what it printed.  The
 game itself (position, clock, what may be done, how it ends) is :mod:`shogiban.game`'s: the
-session turns typed lines and engine answers into actions and prints the events.
+session seats two :class:`shogiban.game.Player` (a :class:`HumanPlayer` reads the terminal, a
+:class:`shogiban.game.EnginePlayer` asks an engine), applies their decisions and prints the
+events, all in one event loop (:meth:`GameSession.play`; :meth:`GameSession.run` runs it).  A
+person's move or declaration that the rules forbid is refused by the core and explained from the
+refusal; an engine's decision is adjudicated as in every front end (:func:`shogiban.game.adjudicate`).
 
 >>> import io
 >>> from rich.console import Console
@@ -35,9 +39,11 @@ from rich.text import Text
 
 from shogiban import game
 from shogiban.board import Board
-from shogiban.errors import EngineError, ShogibanError
-from shogiban.game import Clock, GameState, Mode, MovePlayed, Role, Status, TimeControl
-from shogiban.game.players import Decision
+from shogiban.engines import Engine
+from shogiban.errors import EngineError, Refusal, ShogibanError
+from shogiban.game import Clock, Decision, EnginePlayer, GameState, Mode, MovePlayed, Player, Role, Status, TimeControl
+from shogiban.game.limits import clock_limit
+from shogiban.i18n import refusal_text
 from shogiban.move import Move
 from shogiban.outcome import Outcome, Termination
 from shogiban.pieces import COLORS, Color
@@ -45,12 +51,10 @@ from shogiban.play import explain
 from shogiban.play.clock import format_seconds
 from shogiban.play.i18n import Language, Translator
 from shogiban.play.moveinput import MoveEntryError, format_move, read_move
-from shogiban.play.players import EnginePlayer, HumanPlayer
+from shogiban.play.players import HumanPlayer
 from shogiban.play.reader import InputTimeoutError, LineReader
 from shogiban.play.records import save_record
 from shogiban.play.render import BLACK_MARK, WHITE_MARK, BoardView
-
-Player = HumanPlayer | EnginePlayer
 
 #: Words for each command: English first, then Japanese and Chinese aliases.
 COMMANDS: dict[str, tuple[str, ...]] = {
@@ -93,8 +97,9 @@ class SessionOptions:
 class GameSession:
     """A game between two players at one terminal.
 
-    :param players: (sente's player, gote's player).
-    :param hint_engine: engine asked for hints when no player is an engine.
+    :param players: (sente's player, gote's player): :class:`HumanPlayer` for a person, any
+        other :class:`shogiban.game.Player` (an :class:`shogiban.game.EnginePlayer`) for a computer.
+    :param hint_engine: engine asked for hints (else the opponent's, if it is an EnginePlayer).
     :param now: the clock's time source (tests pass a fake one).
     """
 
@@ -106,7 +111,7 @@ class GameSession:
         reader: LineReader,
         console: Console,
         options: SessionOptions | None = None,
-        hint_engine: EnginePlayer | None = None,
+        hint_engine: Engine | None = None,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.players = players
@@ -118,13 +123,16 @@ class GameSession:
         self.hint_engine = hint_engine
         self.declarer: Color | None = None
         self._move_texts: list[str] = []
+        for player in players:
+            if isinstance(player, HumanPlayer):
+                player.terminal = self
         engines = (not isinstance(players[0], HumanPlayer), not isinstance(players[1], HumanPlayer))
         mode = Mode.COMPUTER if engines.count(True) == 1 else Mode.LOCAL
         # Moves already on the board count as the game's (untimed); the clock starts with the game.
-        # Tournament mode: an engine's illegal move or failed declaration loses; a person's input
-        # is checked before it becomes an action.
+        # Not tournament mode: the core refuses a person's illegal move (and the session explains
+        # it); an engine's decision is adjudicated (a foul loses) by game.adjudicate.
         self.state = GameState(
-            board.starting_sfen, mode, engines, board.entering_king_rule, tournament=True,
+            board.starting_sfen, mode, engines, board.entering_king_rule, tournament=False,
             max_moves=board.max_moves, moves=tuple(game.PlayedMove(m.usi()) for m in board.move_stack),
             clock=Clock(self.options.clock),
         )
@@ -144,10 +152,14 @@ class GameSession:
         """How the game ended, or None while it goes on."""
         return self.state.outcome
 
-    def _apply(self, action: game.Action) -> list[game.Event]:
-        """Apply *action* now, noting the moves' texts."""
+    def _apply(self, action: Decision, *, engine: str | None = None) -> list[game.Event]:
+        """Apply *action* now, noting the moves' texts; *engine* names the engine whose decision
+        it is (adjudicated: a foul loses)."""
         before = self.state.board()
-        self.state, events = game.apply(self.state, action, self.now())
+        if engine is None:
+            self.state, events = game.apply(self.state, action, self.now())
+        else:
+            self.state, events = game.adjudicate(self.state, action, self.now(), engine)
         for event in events:
             if isinstance(event, MovePlayed):
                 move = Move.from_usi(event.usi)
@@ -233,7 +245,11 @@ class GameSession:
     # -- the game -----------------------------------------------------------------------------
 
     def run(self) -> Outcome:
-        """Play the game to its end and return how it ended."""
+        """Play the game to its end (in an event loop of its own) and return how it ended."""
+        return asyncio.run(self.play())
+
+    async def play(self) -> Outcome:
+        """Play the game to its end in the running event loop and return how it ended."""
         if self.options.handicap is not None:
             self.say(self.t("game.start_handicap", name=self.options.handicap, uwate=self.side(Color.WHITE)))
         if self._humans():
@@ -244,14 +260,14 @@ class GameSession:
             self.show_board()
             player = self.players[self.state.turn]
             if isinstance(player, HumanPlayer):
-                self._human_turn()
+                await self._human_turn(player)
             else:
-                self._engine_turn(player)
-        self._finish()
+                await self._engine_turn(player)
+        await self._finish()
         assert self.outcome is not None
         return self.outcome
 
-    def _finish(self) -> None:
+    async def _finish(self) -> None:
         outcome = self.outcome
         assert outcome is not None
         self.show_board()
@@ -259,29 +275,31 @@ class GameSession:
             outcome, self.board, self.language, handicap=self.options.handicap is not None, declarer=self.declarer
         )
         self.say(text, "bold")
-        self._tell_engines(outcome)
+        await self._tell_engines(outcome)
         if self.options.save_path:
             self._save(self.options.save_path)
         if self._humans() and outcome.termination is not Termination.ABANDONED:
-            self._after_the_end()
+            await self._after_the_end()
 
-    def _tell_engines(self, outcome: Outcome) -> None:
+    async def _tell_engines(self, outcome: Outcome) -> None:
         """Send each engine the result from its side (USI ``gameover``)."""
+        if outcome.termination is Termination.ABANDONED and outcome.winner is None:
+            return
         for color in COLORS:
             player = self.players[color]
-            if isinstance(player, HumanPlayer) or outcome.termination is Termination.ABANDONED:
+            if not isinstance(player, EnginePlayer):
                 continue
             result = "draw" if outcome.winner is None else "win" if outcome.winner == color else "lose"
             try:
-                player.game_over(result)
+                await player.engine.game_over(result)
             except EngineError as error:
                 self.say(self.t("game.engine_error", error=str(error)), "bold red")
 
-    def _after_the_end(self) -> None:
+    async def _after_the_end(self) -> None:
         """Let the user save the record or look at the board before leaving."""
         self.say(self.t("game.after_end"))
         while True:
-            line = self._prompt_line(None, "")
+            line = await self._prompt_line(None, "")
             if line is None:
                 return
             word, _, rest = line.strip().partition(" ")
@@ -297,15 +315,16 @@ class GameSession:
             elif line.strip():
                 self.say(self.t("error.not_now"))
 
-    def _prompt_line(self, timeout: float | None, prompt: str) -> str | None:
-        """Print *prompt* and read a line (None at the end of the input).
+    async def _prompt_line(self, timeout: float | None, prompt: str) -> str | None:
+        """Print *prompt* and read a line (None at the end of the input); the blocking read runs
+        in a worker thread, so the session's event loop (an engine's process) stays free.
 
         :raises InputTimeoutError: when *timeout* passes.
         """
         self.console.print(prompt, end="", markup=False, highlight=False)
         self.console.file.flush()
         try:
-            line = self.reader.read_line(timeout)
+            line = await asyncio.to_thread(self.reader.read_line, timeout)
         except InputTimeoutError:
             self.console.print()
             raise
@@ -315,103 +334,129 @@ class GameSession:
 
     # -- a person's turn --------------------------------------------------------------------------
 
-    def _human_turn(self) -> None:
+    def _role(self, color: Color) -> Role:
+        """The role a person at this terminal plays *color* in (both sides on one device)."""
+        return Role.BOTH if self.state.mode is Mode.LOCAL else Role.of(color)
+
+    async def _human_turn(self, player: HumanPlayer) -> None:
+        """Ask *player* until the core takes its decision (a refused one is explained)."""
         color = self.state.turn
         if self.board.can_declare_win():
             self.say(self.t("game.declare_possible"), "bold green")
         while True:
-            deadline = self.state.clock.deadline()
+            decision = await player.choose(self.state)
+            if isinstance(decision, game.FlagFall):
+                deadline = self.state.clock.deadline()
+                now = self.now()
+                self.state, _ = game.apply(self.state, decision, now if deadline is None else max(now, deadline))
+                return
+            refusal = game.allowed(self.state, self._role(color), decision)
+            if refusal is not None:
+                self._explain_refusal(decision, refusal)
+                continue
+            count = game.undo_count(self.state) if isinstance(decision, game.Undo) else 0
+            if isinstance(decision, game.Resign):
+                self.say(self.t("cmd.resign_done", side=self.side(color)))
+            elif isinstance(decision, game.Declare):
+                self.declarer = color
+            self._apply(decision)
+            if count:
+                del self._move_texts[len(self._move_texts) - count:]
+                self.say(self.t("cmd.undo_done", count=count))
+            return
+
+    def _explain_refusal(self, decision: Decision, refusal: Refusal) -> None:
+        """Say why the core refused a person's *decision*, in the session's language."""
+        if isinstance(decision, game.Undo):
+            self.say(self.t("cmd.undo_none"))
+        elif isinstance(decision, game.Declare) and refusal.code == "cannot_declare":
+            reason = str(refusal.params.get("reason", refusal.code))
+            self.say(self.t("cmd.declare_refused", reason=refusal_text(reason, refusal.params, self.language)),
+                     "bold red")
+        elif isinstance(decision, game.Move) and refusal.code == "invalid_move":
+            self.say(self.t("terminal.error.unreadable", text=repr(decision.usi)), "bold red")
+        elif isinstance(decision, game.Move):
+            reason = explain.refusal_reason(refusal, self.language)
+            self.say(self.t("terminal.error.illegal", move=decision.usi, reason=reason), "bold red")
+        else:
+            self.say(refusal_text(refusal.code, refusal.params, self.language), "bold red")
+
+    async def read_decision(self, state: GameState) -> Decision:
+        """What the person at the terminal decides for the side to move of *state* (the
+        :class:`~shogiban.play.players.Terminal` of a :class:`HumanPlayer`): a move, resign,
+        declare, undo or quit as typed, :class:`~shogiban.game.FlagFall` when the clock runs out
+        first, :class:`~shogiban.game.Abandon` at the end of the input.  Help, the board, hints
+        and saving are answered on the way."""
+        color = state.turn
+        while True:
+            deadline = state.clock.deadline()
             remaining = None if deadline is None else max(0.0, deadline - self.now())
             mark = BLACK_MARK if color == Color.BLACK else WHITE_MARK
             try:
-                line = self._prompt_line(remaining, self.t("game.prompt", side=f"{mark} {self.side(color)}"))
+                line = await self._prompt_line(remaining, self.t("game.prompt", side=f"{mark} {self.side(color)}"))
             except InputTimeoutError:
-                self._flag(deadline)
-                return
+                return game.FlagFall()
             if line is None:
                 self.say(self.t("game.eof"))
-                self._apply(game.Abandon("end of input"))
-                return
-            if self._handle_line(line.strip(), color):
-                return
+                return game.Abandon("end of input")
+            decision = await self._decision(line.strip(), color)
+            if decision is not None:
+                return decision
 
-    def _flag(self, deadline: float | None) -> None:
-        """The running side's time is up (seen while waiting for it)."""
-        now = self.now()
-        at = now if deadline is None else max(now, deadline)
-        self.state, _ = game.apply(self.state, game.FlagFall(), at)
-
-    def _handle_line(self, line: str, color: Color) -> bool:
-        """Act on one typed line; True when the turn is over (a move, undo, or the game ended)."""
+    async def _decision(self, line: str, color: Color) -> Decision | None:
+        """The decision one typed line makes, or None (a command answered, or nothing to play)."""
         if not line:
-            return False
+            return None
         word, _, rest = line.partition(" ")
         command = _COMMAND_OF.get(word.lower())
         if command is not None:
-            return self._command(command, rest.strip(), color)
+            return await self._command(command, rest.strip(), color)
         try:
-            move = read_move(self.board, line)
+            # USI text goes to the core as typed (it refuses an illegal move); notation is matched
+            # against the legal moves.
+            move = read_move(self.board, line, check=False)
         except MoveEntryError as error:
             self.say(error.explain(self.language), "bold red")
-            return False
-        self._apply(game.Move(move.usi()))
-        return True
+            return None
+        return game.Move(move.usi())
 
-    def _command(self, command: str, argument: str, color: Color) -> bool:
+    async def _command(self, command: str, argument: str, color: Color) -> Decision | None:
         if command == "help":
             self.say(self.t("help.text"))
         elif command == "board":
             self.show_board()
         elif command == "hint":
-            self._hint()
+            await self._hint()
         elif command == "save":
             self._save(argument)
         elif command == "undo":
-            return self._undo(color)
+            return game.Undo()
         elif command == "resign":
-            self.say(self.t("cmd.resign_done", side=self.side(color)))
-            self._apply(game.Resign(color))
-            return True
+            return game.Resign(color)
         elif command == "declare":
-            # The game adjudicates (a failed declaration loses), so a person's is checked first.
-            refusal = explain.declaration_refusal(self.board, self.language)
-            if refusal is not None:
-                self.say(self.t("cmd.declare_refused", reason=refusal), "bold red")
-                return False
-            self.declarer = color
-            self._apply(game.Declare())
-            return True
+            return game.Declare()
         elif command == "quit":
             self.say(self.t("cmd.quit"))
-            self._apply(game.Abandon("stopped by the user"))
-            return True
-        return False
+            return game.Abandon("stopped by the user")
+        return None
 
-    def _undo(self, color: Color) -> bool:
-        """Take back the last move of *color*'s player and what followed (one move when two
-        people play)."""
-        role = Role.BOTH if self.state.mode is Mode.LOCAL else Role.of(color)
-        if game.allowed(self.state, role, game.Undo()) is not None:
-            self.say(self.t("cmd.undo_none"))
-            return False
-        count = game.undo_count(self.state)
-        self._apply(game.Undo())
-        del self._move_texts[len(self._move_texts) - count:]
-        self.say(self.t("cmd.undo_done", count=count))
-        return True
+    def _hint_source(self) -> Engine | None:
+        if self.hint_engine is not None:
+            return self.hint_engine
+        return next((p.engine for p in self.players if isinstance(p, EnginePlayer)), None)
 
-    def _hint(self) -> None:
-        engine = self.hint_engine
-        if engine is None:
-            engine = next((p for p in self.players if not isinstance(p, HumanPlayer)), None)
+    async def _hint(self) -> None:
+        engine = self._hint_source()
         if engine is None:
             self.say(self.t("cmd.hint_none", why=self.t("cmd.hint_no_engine")))
             return
         try:
-            move = engine.suggest(self.board.copy(), self.options.hint_seconds)
+            # The time as byoyomi, never ``movetime`` (every USI engine takes byoyomi).
+            result = await engine.play(self.board, clock_limit(Clock(), movetime=self.options.hint_seconds))
         except EngineError as error:
             self.say(self.t("cmd.hint_none", why=str(error)))
             return
+        move = result.move
         if move is None or not self.board.is_legal(move):
             self.say(self.t("cmd.hint_none", why="-"))
             return
@@ -431,10 +476,10 @@ class GameSession:
 
     # -- an engine's turn -------------------------------------------------------------------------
 
-    def _engine_turn(self, engine: EnginePlayer) -> None:
+    async def _engine_turn(self, engine: Player) -> None:
         color = self.state.turn
         self.say(self.t("game.thinking", name=engine.name), "dim")
-        decision: Decision = asyncio.run(engine.choose(self.state))
+        decision = await engine.choose(self.state)
         if isinstance(decision, game.EngineFailure):
             self.say(self.t("game.engine_error", error=decision.detail), "bold red")
         elif isinstance(decision, game.Declare):
@@ -442,11 +487,7 @@ class GameSession:
             self.declarer = color
         elif isinstance(decision, game.Resign):
             self.say(self.t("cmd.resign_done", side=self.side(color)))
-        if isinstance(decision, game.FlagFall) and not self.state.clock.is_flagged(self.now()):
-            decision = game.EngineFailure(color, f"{engine.name} did not answer")
-        if game.allowed(self.state, Role.SYSTEM, decision) is not None:
-            decision = game.EngineFailure(color, f"{engine.name}: {decision!r} cannot be played now")
-        events = self._apply(decision)
+        events = self._apply(decision, engine=engine.name)
         if any(isinstance(e, MovePlayed) for e in events):
             self.say(self.t("game.played", side=self.side(color), move=self._move_texts[-1]), "bold")
 

@@ -29,7 +29,19 @@ from pathlib import Path
 
 from shogiban.board import Board
 from shogiban.errors import EngineError, ShogibanError
-from shogiban.game import Clock, Declare, GameState, Mode, MovePlayed, PlayedMove, Status, TimeControl, apply, evolve
+from shogiban.game import (
+    Clock,
+    Declare,
+    GameState,
+    Mode,
+    MovePlayed,
+    PlayedMove,
+    Player,
+    Status,
+    TimeControl,
+    adjudicate,
+    evolve,
+)
 from shogiban.game import Move as MoveAction
 from shogiban.game.limits import clock_limit
 from shogiban.game.players import Decision, decision_from_error, decision_from_result
@@ -40,7 +52,7 @@ from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
 from shogiban.sfen import STARTING_SFEN
 from shogiban.usi.elo import EloEstimate, elo_estimate
-from shogiban.usi.players import Player
+from shogiban.usi.players import MatchEngine
 from shogiban.usi.wire import parse_position
 
 SIDES = ("sente", "gote")
@@ -95,7 +107,7 @@ class GameResult:
 
 
 def play_game(
-    players: tuple[Player, Player],
+    players: tuple[MatchEngine, MatchEngine],
     *,
     start_sfen: str = STARTING_SFEN,
     opening: Sequence[Move] = (),
@@ -148,12 +160,12 @@ def play_game(
 
 
 class MatchPlayer:
-    """A match participant (its blocking :meth:`Player.play`) behind the game core's player
-    protocol: ``await choose(state)`` asks it in a worker thread, with the clock's limit and a
+    """A match engine (its blocking :meth:`MatchEngine.play`) as a side of the game, on the game
+    core's one player protocol: ``await choose(state)`` asks it in a worker thread, with the clock's limit and a
     deadline of the time it has left plus *margin*, and turns its answer or failure into the
     core's action as every front end does."""
 
-    def __init__(self, player: Player, *, depth: int | None, nodes: int | None, margin: float,
+    def __init__(self, player: MatchEngine, *, depth: int | None, nodes: int | None, margin: float,
                  now: Callable[[], float]) -> None:
         self.player = player
         self.name = player.name
@@ -172,7 +184,7 @@ class MatchPlayer:
 
 
 async def _play(
-    state: GameState, players: tuple[MatchPlayer, MatchPlayer], node: GameNode, now: Callable[[], float]
+    state: GameState, players: tuple[Player, Player], node: GameNode, now: Callable[[], float]
 ) -> tuple[GameState, GameNode, Decision | None, float]:
     """Play *state* to its end: the final state, the record's last node, the last decision and
     the seconds it took."""
@@ -180,10 +192,11 @@ async def _play(
     last: Decision | None = None
     while state.status is Status.PLAYING:
         start = now()
-        last = await players[state.turn].choose(state)
+        player = players[state.turn]
+        last = await player.choose(state)
         finished = now()
         elapsed = finished - start
-        state, events = apply(state, last, finished)
+        state, events = adjudicate(state, last, finished, player.name)
         for event in events:
             if isinstance(event, MovePlayed):
                 node = node.add_variation(Move.from_usi(event.usi))
@@ -295,7 +308,7 @@ def random_opening(board: Board, plies: int, rng: random.Random) -> list[Move]:
 class Match:
     """Runs a match; :meth:`run` calls *report* with each line to print."""
 
-    def __init__(self, players: tuple[Player, Player], config: MatchConfig,
+    def __init__(self, players: tuple[MatchEngine, MatchEngine], config: MatchConfig,
                  report: Callable[[str], None] = print) -> None:
         self.players = players
         self.config = config

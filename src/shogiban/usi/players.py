@@ -1,5 +1,9 @@
-"""Players of an engine match: any USI engine, or the built-in engine (as its own ``shogiban usi``
-subprocess, or in-process), behind one small interface.
+"""The engines of an engine match: any USI engine, or the built-in engine (as its own ``shogiban usi``
+subprocess, or in-process), behind one small interface for what a match does with an engine
+process (:class:`MatchEngine`: start it, restart it after a crash, search, count its speed).
+
+These are not players: in a game every side decides through the game core's one player protocol,
+:class:`shogiban.game.Player`, as :class:`shogiban.usi.match.MatchPlayer` over a match engine.
 
 Player specifications, as ``shogiban match`` takes them:
 
@@ -74,8 +78,9 @@ def parse_player(
     return PlayerSpec(name, command)
 
 
-class Player(Protocol):
-    """A match participant."""
+class MatchEngine(Protocol):
+    """An engine in a match: its process and its searches (a side's decisions are
+    :class:`shogiban.usi.match.MatchPlayer`'s, on the game's player protocol)."""
 
     name: str
     """Name in scores and records."""
@@ -103,7 +108,7 @@ class Player(Protocol):
         """Stop the engine."""
 
 
-def _record_speed(player: Player, info: InfoDict) -> None:
+def _record_speed(player: MatchEngine, info: InfoDict) -> None:
     if "nodes" in info and "time" in info:
         player.nodes += info["nodes"]
         player.seconds += info["time"]
@@ -233,8 +238,8 @@ class InProcessPlayer:
         self._engine = None
 
 
-def make_player(spec: PlayerSpec, *, timeout: float = 10.0, seed: int | None = None) -> Player:
-    """The player for *spec*."""
+def make_player(spec: PlayerSpec, *, timeout: float = 10.0, seed: int | None = None) -> MatchEngine:
+    """The match engine for *spec*."""
     if spec.command is None:
         return InProcessPlayer(spec, seed=seed)
     return UsiPlayer(spec, timeout=timeout)

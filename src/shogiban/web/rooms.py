@@ -503,7 +503,9 @@ class GameRoom:
         (write, then swap: a state the database does not have is never shown).  *adjudicate*
         plays it as the rules adjudicate an engine's move (a foul loses)."""
         now = self.services.now()
-        following, events = game.apply(self.state, action, now, adjudicate=adjudicate)
+        # An engine's decision is judged as every front end judges it (game.adjudicate).
+        following, events = (game.adjudicate(self.state, action, now) if adjudicate  # type: ignore[arg-type]
+                             else game.apply(self.state, action, now))
         entry: MoveEntry | None = None
         board = self.state.board()
         labels = [

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -158,7 +159,8 @@ def fake_room(control: TimeControl) -> Any:
         id="g1", board=SimpleNamespace(starting_sfen=board.starting_sfen, move_stack=board.move_stack,
                                        sfen=board.sfen, turn=board.turn, illegal_move=None),
         created_at=0.0, clock=ClockView(Clock(control)), seats={Color.BLACK: seat, Color.WHITE: seat},
-        services=SimpleNamespace(usi_name=None), spent=[1500], outcome=None,
+        services=SimpleNamespace(usi_name=None), outcome=None,
+        state=SimpleNamespace(moves=[SimpleNamespace(usi="7g7f", spent=timedelta(milliseconds=1500))]),
     )
 
 

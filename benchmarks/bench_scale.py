@@ -136,7 +136,7 @@ def start_servers(count: int, db: str, redis_url: str, folder: Path) -> list[Ser
         port = free_port()
         command = [sys.executable, "-m", "shogiban", "serve", "--port", str(port), "--db", db, "--redis", redis_url,
                    "--workers", "1", "--log-level", "warning"]
-        print(f"server {number}:", shlex.join(command).replace(db, "$DB"))
+        print(f"serve {number}:", shlex.join(command).replace(db, "$DB"))
         log = folder / f"server{number}.log"
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
         servers.append(Server(process, f"http://127.0.0.1:{port}", log))
@@ -273,8 +273,10 @@ class Client:
                 self.errors["move never acknowledged"] += 1
             if self.mover is not None:
                 self.mover.cancel()
-            with contextlib.suppress(Exception):
-                await self.ws.close()
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close()
 
 
 async def loop_lag(window: Window, lags: list[float]) -> None:
@@ -298,6 +300,8 @@ class Result:
     games_over: int
     lags: list[float]
     cpu: list[float]
+    log_sizes: list[int]
+    log_samples: list[str] = field(default_factory=list)
 
 
 async def run_games(servers: list[Server], games: int, seconds: float, think: tuple[float, float],
@@ -362,6 +366,8 @@ async def run_games(servers: list[Server], games: int, seconds: float, think: tu
     await asyncio.gather(*(client.run() for client in clients))
     await monitor
     cpu = [(cpu_seconds(server.process.pid) - before) for server, before in zip(servers, cpu_before, strict=True)]
+    log_sizes = [server.log.stat().st_size for server in servers]  # what follows is the clients' leaving
+    await asyncio.gather(*(client.close() for client in clients))
 
     to_opponent = [game.to_opponent[ply] - at for game in records for ply, at in game.acked.items()
                    if ply in game.to_opponent]
@@ -371,7 +377,22 @@ async def run_games(servers: list[Server], games: int, seconds: float, think: tu
     if missed:
         errors["move never reached the opponent"] += missed
     return Result(count, len(records), setup, seconds, latencies, to_opponent, to_spectator, errors,
-                  sum(game.over for game in records), lags, cpu)
+                  sum(game.over for game in records), lags, cpu, log_sizes)
+
+
+def log_problems(text: str) -> list[str]:
+    """The ERROR lines of a server log, each traceback given by its last line (the exception)."""
+    problems: list[str] = []
+    in_traceback = False
+    for line in text.splitlines():
+        if line.startswith("Traceback"):
+            in_traceback = True
+        elif in_traceback and line and not line[0].isspace():
+            problems.append(line)
+            in_traceback = False
+        elif "ERROR" in line:
+            problems.append(line)
+    return problems
 
 
 def report(result: Result, window_seconds: float) -> None:
@@ -383,6 +404,8 @@ def report(result: Result, window_seconds: float) -> None:
     print(f"moves acknowledged: {len(result.latencies)}, {len(result.latencies) / window_seconds:.1f} moves/s overall")
     errors = ", ".join(f"{name}: {n}" for name, n in sorted(result.errors.items())) or "none"
     print(f"errors: {errors}")
+    for line in result.log_samples[:9]:
+        print(f"  {line}")
     print(f"human-move acknowledgement (send -> own move broadcast): {summary(result.latencies)}")
     where = "same process" if result.processes == 1 else "another process"
     print(f"delivery to the opponent ({where}), after the mover's acknowledgement: {summary(result.to_opponent)}")
@@ -404,11 +427,13 @@ def main() -> int:
                         help=f"PostgreSQL URL shared by the processes (default {DEFAULT_DB})")
     parser.add_argument("--redis", help="a running Redis, redis://HOST:PORT/N (default: start a private redis-server)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--logs", help="keep the servers' logs in this folder (default: a temporary one)")
     args = parser.parse_args()
     print("command:", shlex.join([sys.executable, *sys.argv]))
     results: list[Result] = []
     with tempfile.TemporaryDirectory() as name:
-        folder = Path(name)
+        folder = Path(args.logs or name)
+        folder.mkdir(parents=True, exist_ok=True)
         redis_process, redis_url = (None, args.redis) if args.redis else start_redis(folder)
         try:
             for count in args.processes:
@@ -418,11 +443,15 @@ def main() -> int:
                 finally:
                     for server in servers:
                         server.stop()
-                for server in servers:
-                    tail = [line for line in server.log.read_text("utf-8", "replace").splitlines()
-                            if "ERROR" in line or "Traceback" in line]
-                    if tail:
-                        result.errors[f"server log errors ({server.log.name})"] += len(tail)
+                for server, size in zip(servers, result.log_sizes, strict=True):
+                    text = server.log.read_bytes()
+                    for when, part in (("during the run", text[:size]), ("as the clients left", text[size:])):
+                        problems = log_problems(part.decode("utf-8", "replace"))
+                        if problems:
+                            result.errors[f"{server.log.name} problems {when}"] += len(problems)
+                            counts = Counter(line[:200] for line in problems)
+                            result.log_samples.extend(f"{server.log.name}, {when}: {n} x {line}"
+                                                      for line, n in counts.most_common())
                 report(result, args.seconds)
                 results.append(result)
         finally:

@@ -93,6 +93,16 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) CPU ticks of the whole machine so far (Linux ``/proc/stat``)."""
+    try:
+        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    idle = values[3] + (values[4] if len(values) > 4 else 0)  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
 # --- processes -------------------------------------------------------------------------------
 
 
@@ -300,6 +310,7 @@ class Result:
     games_over: int
     lags: list[float]
     cpu: list[float]
+    machine: float
     log_sizes: list[int]
     log_samples: list[str] = field(default_factory=list)
 
@@ -359,6 +370,7 @@ async def run_games(servers: list[Server], games: int, seconds: float, think: tu
 
     lags: list[float] = []
     cpu_before = [cpu_seconds(server.process.pid) for server in servers]
+    machine_before = machine_ticks()
     window.start = time.perf_counter()
     window.end = window.start + seconds
     window.started.set()
@@ -366,6 +378,9 @@ async def run_games(servers: list[Server], games: int, seconds: float, think: tu
     await asyncio.gather(*(client.run() for client in clients))
     await monitor
     cpu = [(cpu_seconds(server.process.pid) - before) for server, before in zip(servers, cpu_before, strict=True)]
+    machine_after = machine_ticks()
+    busy = machine_after[0] - machine_before[0]
+    machine = busy / max(1, machine_after[1] - machine_before[1])
     log_sizes = [server.log.stat().st_size for server in servers]  # what follows is the clients' leaving
     await asyncio.gather(*(client.close() for client in clients))
 
@@ -377,7 +392,7 @@ async def run_games(servers: list[Server], games: int, seconds: float, think: tu
     if missed:
         errors["move never reached the opponent"] += missed
     return Result(count, len(records), setup, seconds, latencies, to_opponent, to_spectator, errors,
-                  sum(game.over for game in records), lags, cpu, log_sizes)
+                  sum(game.over for game in records), lags, cpu, machine, log_sizes)
 
 
 def log_problems(text: str) -> list[str]:
@@ -412,7 +427,8 @@ def report(result: Result, window_seconds: float) -> None:
     print(f"delivery to the spectator, after the mover's acknowledgement: {summary(result.to_spectator)}")
     print(f"benchmark client's event-loop lag (50 ms sleeps): {summary(result.lags)}")
     cpu = ", ".join(f"{100 * c / window_seconds:.0f}%" for c in result.cpu)
-    print(f"server CPU over the window (one core = 100%): {cpu}")
+    print(f"CPU over the window: servers {cpu} (one core = 100%); whole machine {100 * result.machine:.0f}% busy "
+          f"({os.cpu_count()} cores: servers, PostgreSQL, Redis, this client and anything else)")
 
 
 def main() -> int:

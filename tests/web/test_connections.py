@@ -110,3 +110,20 @@ def test_one_broadcast_is_encoded_once() -> None:
     first = encoded(message)
     assert encoded(message) is first
     assert encoded(dict(message)) == first
+
+
+def test_a_client_that_went_away_ends_its_writer_quietly() -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    class Gone(NeverReads):
+        async def send_text(self, text: str) -> None:
+            raise WebSocketDisconnect(1001)
+
+    async def scenario() -> Connection:
+        connection = Connection(Gone(), None)  # type: ignore[arg-type]
+        writer = asyncio.create_task(connection.writer())
+        connection.send({"type": "state"})
+        await asyncio.wait_for(writer, 5)  # ends, and raises nothing nobody would retrieve
+        return connection
+
+    assert asyncio.run(scenario()).closed

@@ -27,7 +27,7 @@ import logging
 from collections import Counter
 from typing import Any
 
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from shogiban.web.limits import ServerLimits
 from shogiban.web.rooms import Role
@@ -166,6 +166,9 @@ class Connection:
                     await asyncio.wait_for(self.websocket.send_text(item), self.send_seconds)
                 except TimeoutError:
                     self.drop(f"it took no message for {self.send_seconds:g} s")
+                except (WebSocketDisconnect, RuntimeError, OSError):
+                    self.closed = True  # the client went away: nothing more to send
+                    return
         finally:
             self._clear()
 

@@ -61,3 +61,20 @@ def test_threads_racing_for_the_same_ply(durable_url: str) -> None:
     finally:
         for store in stores:
             store.close()
+
+
+def test_a_game_is_ended_once(durable_url: str) -> None:
+    # Two processes that both see a clock run out (or an engine fail) store the end once.
+    first, second = GameStore(durable_url), GameStore(durable_url)
+    try:
+        _game(first, "ends")
+        first.append_move("ends", 1, "7g7f", 100, {})
+        first.update("ends", at_ply=1, status="over", outcome={"termination": "time_forfeit"})
+        with pytest.raises(StaleGameError):
+            second.update("ends", at_ply=1, status="over", outcome={"termination": "resignation"})
+        with pytest.raises(StaleGameError):
+            second.update("ends", at_ply=0, status="over", outcome={"termination": "resignation"})
+        assert first.load("ends").outcome == {"termination": "time_forfeit"}  # type: ignore[union-attr]
+    finally:
+        first.close()
+        second.close()

@@ -528,10 +528,11 @@ class GameRoom:
             elif any(isinstance(e, game.MovesTakenBack) for e in events):
                 await store.run(store.store.truncate, self.id, following.ply, clock, core)
             elif ended is not None:
-                await store.run(store.store.update, self.id, status="over", outcome=outcome_info(ended), clock=clock,
+                await store.run(store.store.update, self.id, at_ply=following.ply, status="over",
+                                outcome=outcome_info(ended), clock=clock,
                                 state=core)
             elif core != stored_state(self.state):  # a proposal made or withdrawn
-                await store.run(store.store.update, self.id, clock=clock, state=core)
+                await store.run(store.store.update, self.id, at_ply=following.ply, clock=clock, state=core)
         except StaleGameError as error:
             # Another process stored this ply first: nothing was written here.
             log.warning("%s", error)

@@ -258,11 +258,22 @@ class GameStore:
             session.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply > ply))
             session.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
 
-    def update(self, game_id: str, **values: Any) -> None:
-        """Set columns of a game (``status``, ``outcome``, ``clock``, ``seats``, tokens)."""
+    def update(self, game_id: str, *, at_ply: int | None = None, **values: Any) -> None:
+        """Set columns of a game (``status``, ``outcome``, ``clock``, ``seats``, tokens).
+
+        With *at_ply*, only a game still in play at that ply is changed (an end, a proposal): of
+        two processes ending one game, one wins.
+
+        :raises StaleGameError: when *at_ply* is given and the game moved on or ended meanwhile.
+        """
         values["updated_at"] = time.time()
+        where = [GameRow.id == game_id]
+        if at_ply is not None:
+            where += [GameRow.ply == at_ply, GameRow.status != "over"]
         with self._session.begin() as session:
-            session.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+            done = session.execute(update(GameRow).where(*where).values(**values))
+            if at_ply is not None and not getattr(done, "rowcount", 0):
+                raise StaleGameError(f"game {game_id}: it moved on from ply {at_ply} or ended meanwhile")
 
     def claim_seat(
         self, game_id: str, color: int, token: str, seats: list[dict[str, Any]], clock: dict[str, Any], invite: str

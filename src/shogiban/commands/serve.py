@@ -47,6 +47,8 @@ def add_parser(sub: Any) -> None:
                         "each tells the others of every change through Redis (needs `pip install shogiban[scale]`)")
     p.add_argument("--workers", type=_workers, default=None, help="built-in engine processes (default: CPU count - 1)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="logging detail")
+    p.add_argument("--log-format", default="text", choices=["text", "json"],
+                   help="log lines as text, or as JSON objects (time, level, logger, message, game) for a collector")
     p.set_defaults(run=run)
 
 
@@ -92,7 +94,12 @@ def run(args: argparse.Namespace) -> int:
     from shogiban.web.store import default_database_url
 
     url = args.db or default_database_url()
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    if args.log_format == "json":
+        from shogiban.web.logs import use_json_logs
+
+        use_json_logs(args.log_level)
+    else:
+        logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     problem = _startup_problem(url, args.redis)
     if problem is not None:
         print(f"shogiban serve: error: {problem}", file=sys.stderr)
@@ -101,5 +108,7 @@ def run(args: argparse.Namespace) -> int:
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     print(f"shogiban: http://{shown}:{args.port}/  (database: {_shown(url)})", flush=True)
     # Websocket frames past this are refused by uvicorn itself (default 16 MB); messages are tiny.
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=WS_MAX_BYTES)
+    # JSON logs: uvicorn's own loggers go through the same root handler instead of its own config.
+    extra: dict[str, Any] = {"log_config": None} if args.log_format == "json" else {}
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=WS_MAX_BYTES, **extra)
     return 0

@@ -137,7 +137,8 @@ class RedisBus:
             await asyncio.wait_for(self._client.publish(self.channel, make_note(game_id, ply, self.origin)),
                                    REDIS_SECONDS)
         except Exception as error:  # stored already: the others see it at their next reload
-            log.warning("game %s: cannot tell the other processes (Redis: %s)", game_id, error)
+            log.warning("game %s: cannot tell the other processes (Redis: %s)", game_id, error,
+                        extra={"game": game_id})
 
     async def _listen(self) -> None:
         delay = 0.1
@@ -158,7 +159,8 @@ class RedisBus:
                         try:
                             await self.on_change(game_id, ply)
                         except Exception:  # one game's reload must not stop the listener
-                            log.exception("game %s: reloading after a change elsewhere failed", game_id)
+                            log.exception("game %s: reloading after a change elsewhere failed", game_id,
+                                          extra={"game": game_id})
             except asyncio.CancelledError:
                 raise
             except Exception as error:

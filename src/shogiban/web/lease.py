@@ -77,7 +77,7 @@ class RedisLeases:
             token = await asyncio.wait_for(
                 self._take(keys=self._keys(game_id), args=[self.origin, self.milliseconds]), REDIS_SECONDS)
         except Exception as error:
-            log.warning("game %s: cannot take its lease (Redis: %s)", game_id, error)
+            log.warning("game %s: cannot take its lease (Redis: %s)", game_id, error, extra={"game": game_id})
             return None
         return int(token) or None
 
@@ -87,7 +87,7 @@ class RedisLeases:
             kept = await asyncio.wait_for(
                 self._renew(keys=self._keys(game_id)[:1], args=[self.origin, self.milliseconds]), REDIS_SECONDS)
         except Exception as error:
-            log.warning("game %s: cannot renew its lease (Redis: %s)", game_id, error)
+            log.warning("game %s: cannot renew its lease (Redis: %s)", game_id, error, extra={"game": game_id})
             return False
         return bool(kept)
 
@@ -107,7 +107,7 @@ class RedisLeases:
         try:
             await asyncio.wait_for(self._release(keys=self._keys(game_id)[:1], args=[self.origin]), REDIS_SECONDS)
         except Exception as error:  # it expires by itself
-            log.debug("game %s: cannot release its lease (Redis: %s)", game_id, error)
+            log.debug("game %s: cannot release its lease (Redis: %s)", game_id, error, extra={"game": game_id})
 
 
 __all__ = ["CHECK_SECONDS", "LEASE_SECONDS", "RedisLeases"]

@@ -535,12 +535,12 @@ class GameRoom:
                 await store.run(store.store.update, self.id, at_ply=following.ply, clock=clock, state=core)
         except StaleGameError as error:
             # Another process stored this ply first: nothing was written here.
-            log.warning("%s", error)
+            log.warning("%s", error, extra={"game": self.id})
             self._schedule_flag()
             raise RoomError("stale_ply", "another move was played meanwhile: please reload the game") from error
         except SQLAlchemyError as error:
             # Not stored, not done: the room keeps the state the database has.
-            log.error("game %s: cannot store %r: %s", self.id, action, error)
+            log.error("game %s: cannot store %r: %s", self.id, action, error, extra={"game": self.id})
             self._schedule_flag()
             raise RoomError("storage", "the change could not be saved: please try again") from error
         taken = next((e.count for e in events if isinstance(e, game.MovesTakenBack)), 0)
@@ -836,7 +836,7 @@ class GameRoom:
         meanwhile (a stale search is cancelled by :meth:`_cancel_stale_searches`)."""
         decision = await player.choose(state)
         if isinstance(decision, game.EngineFailure):
-            log.warning("game %s: %s", self.id, decision.detail)
+            log.warning("game %s: %s", self.id, decision.detail, extra={"game": self.id})
         async with self.lock:
             if generation != self.generation or self.state.status is not Status.PLAYING:
                 return  # the position changed meanwhile (undo, resignation, time)
@@ -1011,7 +1011,8 @@ class RoomManager:
                     continue
                 if room.owner:
                     if not await leases.renew(room.id):
-                        log.warning("game %s: lease lost; another process carries on", room.id)
+                        log.warning("game %s: lease lost; another process carries on", room.id,
+                                    extra={"game": room.id})
                         room.disown()
                 elif await leases.take(room.id) is not None:
                     await self.take_over(room)
@@ -1036,7 +1037,7 @@ class RoomManager:
             room.adopt(fresh)
             room.owner = True
             room.activate()
-        log.info("game %s: taken over by this process", room.id)
+        log.info("game %s: taken over by this process", room.id, extra={"game": room.id})
         await room.check_time()
 
     async def release_all(self) -> None:

@@ -18,16 +18,16 @@ pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="ne
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, LiveServer]]:
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, LiveServer, LiveServer]]:
     pytest.importorskip("redis", reason="needs the redis package (pip install shogiban[scale])")
     tmp = tmp_path_factory.mktemp("cluster")
     redis: RedisServer = start_redis(tmp)
     db = f"sqlite:///{tmp / 'games.sqlite3'}"  # one database for both processes
     servers: list[LiveServer] = []
     try:
-        for name in ("a", "b"):
+        for name in ("a", "b", "c"):
             servers.append(start_server(tmp, "--redis", redis.url, db=db, name=name))  # noqa: PERF401 - one by one, so that a failed start still stops the others
-        yield servers[0], servers[1]
+        yield servers[0], servers[1], servers[2]
     finally:
         for server in servers:
             server.stop()
@@ -45,8 +45,9 @@ def until_ply(ws: ClientConnection, ply: int, timeout: float = 15.0) -> dict[str
             return message
 
 
-def test_a_move_on_one_process_reaches_the_players_on_another(cluster: tuple[LiveServer, LiveServer]) -> None:
-    a, b = cluster
+def test_a_move_on_one_process_reaches_the_players_on_another(
+        cluster: tuple[LiveServer, LiveServer, LiveServer]) -> None:
+    a, b, c = cluster
     status, game, _ = a.post_json("/api/games", json.dumps({"mode": "friend", "color": "b", "time": {"main": 600}}))
     assert status == 201
     invite = game["invite_url"].split("invite=")[1]
@@ -56,9 +57,11 @@ def test_a_move_on_one_process_reaches_the_players_on_another(cluster: tuple[Liv
                     additional_headers={"Cookie": f"sb_{game['id']}={game['token']}"})
     white = connect(f"{b.ws_base}/ws/games/{game['id']}", max_queue=None,
                     additional_headers={"Cookie": f"sb_{game['id']}={joined['token']}"})
-    with black, white:
+    spectator = connect(f"{c.ws_base}/ws/games/{game['id']}", max_queue=None)  # on the third process
+    with black, white, spectator:
         assert until_ply(white, 0)["type"] == "state"
         until_ply(black, 0)
+        until_ply(spectator, 0)
         black.send(json.dumps({"type": "move", "usi": "7g7f", "ply": 0}))
         until_ply(black, 1)
         seen = until_ply(white, 1)  # through Redis: process b reloaded the game
@@ -66,11 +69,13 @@ def test_a_move_on_one_process_reaches_the_players_on_another(cluster: tuple[Liv
         white.send(json.dumps({"type": "move", "usi": "3c3d", "ply": 1}))
         until_ply(white, 2)
         assert until_ply(black, 2)["position"]["last_move"] == "3c3d"  # type: ignore[index]
+        assert until_ply(spectator, 1)["position"]["last_move"] == "7g7f"  # type: ignore[index]
+        assert until_ply(spectator, 2)["position"]["last_move"] == "3c3d"  # type: ignore[index]
     status, state, _ = b.request("GET", f"/api/games/{game['id']}")
     assert [m["usi"] for m in state["moves"]] == ["7g7f", "3c3d"]
 
 
-def test_both_processes_are_ready_with_redis(cluster: tuple[LiveServer, LiveServer]) -> None:
+def test_every_process_is_ready_with_redis(cluster: tuple[LiveServer, LiveServer, LiveServer]) -> None:
     for server in cluster:
         status, ready, _ = server.request("GET", "/readyz")
         assert status == 200

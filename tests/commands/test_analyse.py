@@ -262,7 +262,7 @@ def test_the_built_in_engine_is_named_with_its_level_everywhere(
     (game,) = _json_lines(captured.out)
     assert game["engine"] == "shogiban built-in level 8"
     assert "shogiban built-in level 8" in captured.err
-    assert "candidate mistakes re-searched: depth 4" in " ".join(captured.err.split())
+    assert "possible mistakes searched again: depth 4" in " ".join(captured.err.split())
     record = read_game_file(tmp_path / "gift-analysis.csa")
     assert "#解析=shogiban built-in level 8; depth 2; 再探索 depth 4" in record.root.comment
     # Read back, the record's analysis keeps its label (the header line is no position's analysis).

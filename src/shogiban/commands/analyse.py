@@ -189,6 +189,7 @@ def _report(result: FileResult, args: argparse.Namespace, console: Any, language
                                 moves=moments or translate("analysis.summary.none", language)), highlight=False)
         limit = str(result.data.get("limit"))
         if result.data.get("confirm_limit"):
-            limit += f" (candidate mistakes re-searched: {result.data['confirm_limit']})"
+            limit = translate("analysis.summary.confirmed", language, limit=limit,
+                              confirm=result.data["confirm_limit"])
         console.print(translate("analysis.summary.engine", language, engine=result.data.get("engine"),
                                 limit=limit), highlight=False)

@@ -56,6 +56,11 @@ log = logging.getLogger(__name__)
 Role = Literal["b", "w", "both"] | None
 _LETTERS = {1: "P", 2: "L", 3: "N", 4: "S", 5: "B", 6: "R", 7: "G"}
 _MODES = {"computer": Mode.COMPUTER, "friend": Mode.FRIEND, "local": Mode.LOCAL}
+_MODE_NAMES: dict[Mode, Literal["computer", "friend", "local"]] = {
+    Mode.COMPUTER: "computer", Mode.FRIEND: "friend", Mode.LOCAL: "local",
+}
+#: Where hints are offered: against the computer and on one device.
+_HINT_MODES = frozenset({Mode.COMPUTER, Mode.LOCAL})
 _ROLES: dict[Role, game.Role] = {
     "b": game.Role.BLACK, "w": game.Role.WHITE, "both": game.Role.BOTH, None: game.Role.SPECTATOR,
 }
@@ -213,7 +218,6 @@ class GameRoom:
         self.id = stored.id
         self.services = services
         self.settings = dict(stored.settings)
-        self.mode: str = self.settings.get("mode", "computer")
         self.seats = [Seat.from_json(s) for s in stored.seats]
         self.tokens: list[str | None] = list(stored.tokens)
         self.invite: str | None = stored.invite
@@ -233,7 +237,8 @@ class GameRoom:
             played.append(game.PlayedMove(move.usi(), timedelta(milliseconds=spent)))
         clock = Clock.from_dict(stored.clock) if stored.clock else Clock()
         self.state = GameState(
-            stored.start_sfen, _MODES.get(self.mode, Mode.COMPUTER), (self.seats[0].is_engine, self.seats[1].is_engine),
+            stored.start_sfen, _MODES.get(self.settings.get("mode", "computer"), Mode.COMPUTER),
+            (self.seats[0].is_engine, self.seats[1].is_engine),
             rule, status=Status(stored.status), moves=tuple(played), clock=clock,
             outcome=_outcome_from_json(stored.outcome),
         ).with_board(board)
@@ -281,6 +286,11 @@ class GameRoom:
         return self.state.impasse_offer
 
     # -- identity --------------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> Literal["computer", "friend", "local"]:
+        """The game's mode as the pages name it (the core's :class:`Mode` inside)."""
+        return _MODE_NAMES.get(self.state.mode, "computer")
 
     def role_of(self, token: str | None) -> Role:
         """Which side(s) *token* plays."""
@@ -357,7 +367,7 @@ class GameRoom:
             "move": can["move"],
             "impasse": can["impasse"],
             "undo": can["undo"],
-            "hint": can["move"] and engines and self.mode in ("computer", "local"),
+            "hint": can["move"] and engines and self.state.mode in _HINT_MODES,
             "declare": can["declare"],
             "resign": can["resign"],
             "join": role is None and self.open_seat is not None and self.outcome is None,
@@ -383,7 +393,7 @@ class GameRoom:
         control = self.state.clock.control
         return {
             "id": self.id,
-            "mode": self.mode,  # type: ignore[typeddict-item]
+            "mode": self.mode,
             "players": players,
             "handicap": handicap.japanese if handicap and not handicap.is_even else None,
             "handicap_english": handicap.english if handicap and not handicap.is_even else None,
@@ -717,7 +727,7 @@ class GameRoom:
         """
         async with self.lock:
             self._refuse(sub.role, game.Move(ply=ply))
-            if self.mode not in ("computer", "local"):
+            if self.state.mode not in _HINT_MODES:
                 raise RoomError("not_allowed", "hints are only available against the computer")
             if self.services.engines is None:
                 raise RoomError("no_engine", "no engine is available for hints")

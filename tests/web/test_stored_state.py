@@ -86,3 +86,14 @@ def test_the_stored_form_round_trips_the_core_state() -> None:
     rebuilt = restored_state(form, GameState.new(mode=Mode.FRIEND, now=0.0, start_sfen=ENTERED))
     assert rebuilt.impasse_offer == offered.impasse_offer
     assert rebuilt.to_dict() | {"clock": None} == offered.to_dict() | {"clock": None}
+
+
+def test_stored_outcomes_are_the_cores_and_older_rows_still_read() -> None:
+    from shogiban.outcome import Outcome, Termination
+    from shogiban.pieces import Color
+    from shogiban.web.rooms import _outcome_from_json
+
+    outcome = Outcome(Termination.RESIGNATION, Color.WHITE, "sente resigned")
+    assert _outcome_from_json(outcome.to_dict()) == outcome
+    assert _outcome_from_json({"termination": "resignation", "winner": "w", "detail": "sente resigned"}) == outcome
+    assert _outcome_from_json(None) is None

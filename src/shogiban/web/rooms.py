@@ -187,11 +187,14 @@ def outcome_info(outcome: Outcome | None) -> OutcomeInfo | None:
 
 
 def _outcome_from_json(data: dict[str, Any] | None) -> Outcome | None:
+    """A stored outcome: the core's form (:meth:`Outcome.to_dict`), or the pages' form
+    (``"winner": "b"``) that games stored before it carry."""
     if not data:
         return None
     winner = data.get("winner")
-    color = None if winner is None else Color("bw".index(winner))
-    return Outcome(Termination(data["termination"]), color, data.get("detail", ""))
+    if winner in ("b", "w"):
+        data = {**data, "winner": "bw".index(winner)}
+    return Outcome.from_dict(data)
 
 
 def _same_secret(given: str, secret: str) -> bool:
@@ -532,14 +535,14 @@ class GameRoom:
                 await store.run(
                     store.store.append_move, self.id, following.ply, move.usi(), spent, clock,
                     status="over" if ended is not None else None,
-                    outcome=dict(outcome_info(ended)) if ended is not None else None,  # type: ignore[arg-type]
+                    outcome=ended.to_dict() if ended is not None else None,
                     state=core,
                 )
             elif any(isinstance(e, game.MovesTakenBack) for e in events):
                 await store.run(store.store.truncate, self.id, following.ply, clock, core)
             elif ended is not None:
                 await store.run(store.store.update, self.id, at_ply=following.ply, status="over",
-                                outcome=outcome_info(ended), clock=clock,
+                                outcome=ended.to_dict(), clock=clock,
                                 state=core)
             elif core != stored_state(self.state):  # a proposal made or withdrawn
                 await store.run(store.store.update, self.id, at_ply=following.ply, clock=clock, state=core)

@@ -64,7 +64,7 @@ from shogiban.web.pages import STATIC, render_error_page, render_shell
 from shogiban.web.parsing import ParseJob, ParsePool, ParseReply
 from shogiban.web.players import BuiltinEngines, Thinker, UsiEngines, engine_available
 from shogiban.web.records import RecordLimits, room_record
-from shogiban.web.rooms import GameRoom, RoomError, RoomManager, Services
+from shogiban.web.rooms import GameRoom, Role, RoomError, RoomManager, Services
 from shogiban.web.routing import (
     Checked,
     CheckedRoute,
@@ -159,7 +159,7 @@ async def _dispatch(room: GameRoom, connection: Connection, message: ClientMessa
     elif message["type"] == "hello":
         token = message["token"]
         role = room.role_of(token)
-        if token and role is None:
+        if token and role is Role.SPECTATOR:
             raise RoomError("bad_token", "this token does not belong to a player of this game")
         if token:
             connection.role = role
@@ -303,14 +303,14 @@ def create_app(
             clean = f"/game/{game_id}"
             if token:
                 # A player's own link: the token must belong to this game before it becomes a cookie.
-                if room.role_of(token) is None:
+                if room.role_of(token) is Role.SPECTATOR:
                     return render_error_page(request, status=403, code="bad_token",
                                              message="this link does not belong to a player of this game",
                                              link=(clean, "ui.game.watch"))
                 response = RedirectResponse(clean, status_code=303)
                 _set_token_cookie(response, request, game_id, token)
                 return response
-            if room.role_of(request.cookies.get(cookie_name(game_id))) is not None:
+            if room.role_of(request.cookies.get(cookie_name(game_id))) is not Role.SPECTATOR:
                 return RedirectResponse(clean, status_code=303)  # a player opening the invitation again
             if not room.invite_matches(invite):
                 return render_error_page(request, status=403, code="bad_invite",
@@ -377,7 +377,7 @@ def create_app(
         token = request.cookies.get(cookie_name(game_id))
         role = room.role_of(token)
         body: dict[str, Any] = dict(room.state_for(role))
-        if role is not None:
+        if role is not Role.SPECTATOR:
             body["token"] = token
             if room.invite is not None and room.open_seat is not None:
                 body["invite_url"] = f"/game/{game_id}?invite={room.invite}"

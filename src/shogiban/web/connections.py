@@ -13,10 +13,10 @@ client that gets the same message): a client whose queue passes
 to take one message, is dropped and what it held is freed at once.
 
 >>> admission = Admission(ServerLimits(spectators_per_game=1))
->>> admission.admit("1.2.3.4", "game", None), admission.admit("5.6.7.8", "game", None)
+>>> admission.admit("1.2.3.4", "game", Role.SPECTATOR), admission.admit("5.6.7.8", "game", Role.SPECTATOR)
 (None, 'too many people are watching this game')
->>> admission.admit("5.6.7.8", "game", "b")  # a player always gets in
->>> admission.leave("1.2.3.4", "game", None); admission.admit("5.6.7.8", "game", None)
+>>> admission.admit("5.6.7.8", "game", Role.BLACK)  # a player always gets in
+>>> admission.leave("1.2.3.4", "game", Role.SPECTATOR); admission.admit("5.6.7.8", "game", Role.SPECTATOR)
 """
 
 from __future__ import annotations
@@ -65,11 +65,11 @@ class Admission:
         self.limits = limits
         self._spectators_of_game: Counter[str] = Counter()
         self._spectators_of_address: Counter[str] = Counter()
-        self._seats: Counter[tuple[str, str]] = Counter()
+        self._seats: Counter[tuple[str, Role]] = Counter()
 
     def admit(self, address: str, game_id: str, role: Role) -> str | None:
         """Count a new connection of *role* from *address* to *game_id*, or say why it is refused."""
-        if role is not None:
+        if role is not Role.SPECTATOR:
             if self._seats[game_id, role] >= self.limits.connections_per_seat:
                 return "too many connections for this seat: close some of your tabs"
             self._seats[game_id, role] += 1
@@ -84,7 +84,7 @@ class Admission:
 
     def leave(self, address: str, game_id: str, role: Role) -> None:
         """Forget a connection counted by :meth:`admit` with the same arguments."""
-        if role is not None:
+        if role is not Role.SPECTATOR:
             _decrement(self._seats, (game_id, role))
         else:
             _decrement(self._spectators_of_game, game_id)

@@ -53,7 +53,9 @@ from shogiban.web.store import AsyncStore, StaleGameError, StoredGame
 
 log = logging.getLogger(__name__)
 
-Role = Literal["b", "w", "both"] | None
+#: Who a client is: the core's role (the pages see ``"b"``, ``"w"``, ``"both"`` or null).
+Role = game.Role
+SPECTATOR = game.Role.SPECTATOR
 _LETTERS = {1: "P", 2: "L", 3: "N", 4: "S", 5: "B", 6: "R", 7: "G"}
 _MODES = {"computer": Mode.COMPUTER, "friend": Mode.FRIEND, "local": Mode.LOCAL}
 _MODE_NAMES: dict[Mode, Literal["computer", "friend", "local"]] = {
@@ -61,9 +63,11 @@ _MODE_NAMES: dict[Mode, Literal["computer", "friend", "local"]] = {
 }
 #: Where hints are offered: against the computer and on one device.
 _HINT_MODES = frozenset({Mode.COMPUTER, Mode.LOCAL})
-_ROLES: dict[Role, game.Role] = {
-    "b": game.Role.BLACK, "w": game.Role.WHITE, "both": game.Role.BOTH, None: game.Role.SPECTATOR,
+_WIRE_ROLES: dict[game.Role, Literal["b", "w", "both"] | None] = {
+    game.Role.BLACK: "b", game.Role.WHITE: "w", game.Role.BOTH: "both",
 }
+#: The side a role plays alone (a client playing both sides acts for the side to move).
+_SIDES = {game.Role.BLACK: Color.BLACK, game.Role.WHITE: Color.WHITE}
 #: Refusals of a move that are about the request, not the rules of shogi.
 _ROOM_CODES = frozenset({"game_over", "spectator", "waiting", "not_your_turn", "stale_ply", "not_allowed"})
 #: Refusals that another web process's change may have made wrong (see GameRoom._catch_up).
@@ -298,19 +302,19 @@ class GameRoom:
     def role_of(self, token: str | None) -> Role:
         """Which side(s) *token* plays."""
         if not token or not isinstance(token, str):
-            return None
+            return SPECTATOR
         black = self.tokens[0] is not None and _same_secret(token, self.tokens[0])
         white = self.tokens[1] is not None and _same_secret(token, self.tokens[1])
         if black and white:
-            return "both"
+            return game.Role.BOTH
         if black:
-            return "b"
+            return game.Role.BLACK
         if white:
-            return "w"
-        return None
+            return game.Role.WHITE
+        return SPECTATOR
 
     def _can_move(self, role: Role) -> bool:
-        return role is not None and game.allowed(self.state, _ROLES[role], game.Move()) is None
+        return role is not SPECTATOR and game.allowed(self.state, role, game.Move()) is None
 
     def kings_entered(self) -> bool:
         """Whether both kings stand in their enemy camps (入玉): the 持将棋 count may settle the game."""
@@ -364,7 +368,7 @@ class GameRoom:
 
     def permissions(self, role: Role) -> Permissions:
         """What *role* may do now: the game core's answer, plus what only the web offers."""
-        can = game.permissions(self.state, _ROLES[role])
+        can = game.permissions(self.state, role)
         engines = self.services.engines is not None
         return {
             "move": can["move"],
@@ -373,7 +377,7 @@ class GameRoom:
             "hint": can["move"] and engines and self.state.mode in _HINT_MODES,
             "declare": can["declare"],
             "resign": can["resign"],
-            "join": role is None and self.open_seat is not None and self.outcome is None,
+            "join": role is SPECTATOR and self.open_seat is not None and self.outcome is None,
         }
 
     def game_info(self) -> GameInfo:
@@ -420,7 +424,7 @@ class GameRoom:
         return {
             "type": "state",
             "game": self.game_info(),
-            "you": role,
+            "you": _WIRE_ROLES.get(role),
             "position": self.position_info(role),
             "moves": self.moves(),
             "clock": snapshot(self.state.clock, self.services.now()),
@@ -433,9 +437,9 @@ class GameRoom:
     def _online(self) -> list[bool]:
         online = [False, False]
         for sub in self.subscribers:
-            if sub.role in ("b", "both"):
+            if sub.role in (game.Role.BLACK, game.Role.BOTH):
                 online[0] = True
-            if sub.role in ("w", "both"):
+            if sub.role in (game.Role.WHITE, game.Role.BOTH):
                 online[1] = True
         return online
 
@@ -471,7 +475,7 @@ class GameRoom:
     def broadcast_presence(self) -> None:
         """Tell everyone who is connected."""
         online = self._online()
-        spectators = sum(1 for sub in self.subscribers if sub.role is None)
+        spectators = sum(1 for sub in self.subscribers if sub.role is SPECTATOR)
         message = {"type": "presence", "online": {"b": online[0], "w": online[1]}, "spectators": spectators}
         for sub in list(self.subscribers):
             sub.send(message)
@@ -502,7 +506,7 @@ class GameRoom:
 
     def _refuse(self, role: Role, action: game.Action) -> None:
         """Raise the game core's refusal of *action* by *role*, if it refuses."""
-        refusal = game.allowed(self.state, _ROLES[role], action)
+        refusal = game.allowed(self.state, role, action)
         if refusal is None:
             return
         if refusal.code == "invalid_move":
@@ -603,7 +607,7 @@ class GameRoom:
         a moment ago (its note may still be on its way)."""
         if self.services.bus is None:
             return
-        refusal = game.allowed(self.state, _ROLES[role], action)
+        refusal = game.allowed(self.state, role, action)
         if refusal is None or refusal.code not in _STATE_CODES:
             return
         store = self.services.store
@@ -677,8 +681,7 @@ class GameRoom:
         :raises RoomError: for spectators or when the game is over.
         """
         async with self.lock:
-            color = None if role in (None, "both") else Color("bw".index(role))
-            action = game.Resign(color)
+            action = game.Resign(_SIDES.get(role))
             await self._catch_up(role, action)
             self._refuse(role, action)
             await self._act(action)
@@ -716,8 +719,7 @@ class GameRoom:
         :raises RoomError: for spectators, a stale *ply*, or when the kings have not both entered.
         """
         async with self.lock:
-            color = None if role in (None, "both") else Color("bw".index(role))
-            action = game.ImpasseAgreement(color, ply=ply)
+            action = game.ImpasseAgreement(_SIDES.get(role), ply=ply)
             await self._catch_up(role, action)
             self._refuse(role, action)
             await self._act(action)
@@ -776,8 +778,8 @@ class GameRoom:
         """
         async with self.lock:
             role = self.role_of(token)
-            if role in ("b", "w") and token is not None:
-                return Color("bw".index(role)), token
+            if role in _SIDES and token is not None:
+                return _SIDES[role], token
             color = self.open_seat
             if color is None or self.outcome is not None:
                 raise RoomError("seat_taken", "both seats are taken: you can watch the game", 409)

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from sqlalchemy import update
 from starlette.testclient import TestClient
 from tests.web.conftest import invite_of, join_as, new_game, receive
 
 from shogiban.game import GameState
-from shogiban.web.rooms import restored_state, stored_state
+from shogiban.web.rooms import GameRoom, restored_state, stored_state
 from shogiban.web.store import GameRow, GameStore
 
 #: Both kings in their enemy camps; sente holds 24 points, gote 30.
@@ -97,3 +98,44 @@ def test_stored_outcomes_are_the_cores_and_older_rows_still_read() -> None:
     assert _outcome_from_json(outcome.to_dict()) == outcome
     assert _outcome_from_json({"termination": "resignation", "winner": "w", "detail": "sente resigned"}) == outcome
     assert _outcome_from_json(None) is None
+
+
+def test_a_move_stored_elsewhere_is_taken_alone_and_gives_the_same_game(
+        make_client: Callable[..., TestClient], tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two servers on one database (no Redis here: the second is told of the change by hand, as
+    # its note handler would be): the second takes the new move alone, and its game is the one
+    # a full reload gives.
+    url = f"sqlite:///{tmp_path}/two.sqlite3"
+    first, second = make_client(url), make_client(url)
+    game = new_game(first, mode="local")
+    url_ws = f"/ws/games/{game['id']}"
+    rooms = second.app.state.rooms  # type: ignore[attr-defined]
+    reloads: list[str] = []
+    whole_reload = GameRoom.reload
+
+    async def counted(self: GameRoom, fresh: GameRoom) -> None:
+        reloads.append(self.id)
+        await whole_reload(self, fresh)
+
+    monkeypatch.setattr(GameRoom, "reload", counted)
+    with second.websocket_connect(url_ws) as watcher:
+        join_as(watcher, None)
+        with first.websocket_connect(url_ws) as ws:
+            join_as(ws, game["token"])
+            for ply, usi in enumerate(("7g7f", "3c3d", "8h2b+")):
+                ws.send_json({"type": "move", "usi": usi, "ply": ply})
+                receive(ws, "move")
+                second.portal.call(rooms.changed, game["id"], ply + 1)  # type: ignore[union-attr]
+                seen = receive(watcher, "state")
+                assert seen["position"]["ply"] == ply + 1
+    assert len(reloads) == 1  # the first move read the game; the next two were taken alone
+    room = rooms.rooms[game["id"]]
+    whole = GameStore(url)
+    try:
+        stored = whole.load(game["id"])
+    finally:
+        whole.close()
+    assert stored is not None
+    assert [m.usi for m in room.state.moves] == [usi for usi, _ in stored.moves]
+    assert room.state.board().sfen() == first.get(f"/api/games/{game['id']}").json()["position"]["sfen"]
+    assert [entry["label"] for entry in room.moves()] == ["▲７六歩", "△３四歩", "▲２二角成"]

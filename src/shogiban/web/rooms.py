@@ -28,7 +28,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from shogiban import game
 from shogiban.board import Board
-from shogiban.errors import EngineError, IllegalMoveError, InvalidMoveError
+from shogiban.errors import EngineError, IllegalMoveError, InvalidMoveError, ShogibanError
 from shogiban.game import GameDataError, GameState, Mode, Status
 from shogiban.handicaps import handicap_of_sfen
 from shogiban.move import Move
@@ -617,12 +617,44 @@ class GameRoom:
             fresh = await loop.run_in_executor(self.services.cpu, GameRoom, stored, self.services)
             self.adopt(fresh)
 
+    async def extend(self, tail: StoredGame) -> bool:
+        """Take one move another process stored, from *tail* (the game row and the moves from
+        this room's last one on), without reading the whole game again.  False (nothing done)
+        when the stored game is not this one plus one move: then the caller reads it all."""
+        async with self.lock:
+            played = self.state.moves
+            if (tail.first_ply != len(played) - 1 or len(tail.moves) != 2 or tail.ply != len(played) + 1
+                    or tail.moves[0][0] != played[-1].usi or tail.invite != self.invite
+                    or tail.tokens != self.tokens):
+                return False
+            usi, spent = tail.moves[1]
+            board = self.state.board()
+            try:
+                move = board.parse_usi(usi)
+                following = game.evolve(
+                    self.state, moves=(*played, game.PlayedMove(move.usi(), timedelta(milliseconds=spent))),
+                    clock=Clock.from_dict(tail.clock) if tail.clock else self.state.clock,
+                    status=Status(tail.status), outcome=_outcome_from_json(tail.outcome),
+                    impasse_offer=None,
+                )
+            except (ShogibanError, ValueError):
+                return False
+            self._note(board, move)
+            board.push(move)
+            self.state = following.with_board(board)
+            self._after_change()
+            return True
+
     def adopt(self, fresh: GameRoom) -> None:
         """Make *fresh*'s game this room's (the lock held)."""
         if fresh.state.to_dict() == self.state.to_dict() and fresh.tokens == self.tokens:
             return  # nothing new (this process's own change, or a repeated note)
         self.state, self.notations = fresh.state, fresh.notations
         self.seats, self.tokens, self.invite = fresh.seats, fresh.tokens, fresh.invite
+        self._after_change()
+
+    def _after_change(self) -> None:
+        """The game changed elsewhere: stop what is stale, act if this process owns it, tell the clients."""
         self.generation += 1
         self._cancel_stale_searches()
         self.thinking = False
@@ -930,11 +962,17 @@ class RoomManager:
         return room
 
     async def changed(self, game_id: str, ply: int) -> None:
-        """Another web process stored a change of *game_id*: a room loaded here reloads it."""
+        """Another web process stored a change of *game_id*: a room loaded here takes it, the
+        new move alone when that is all that changed, else the whole game read again."""
         room = self.rooms.get(game_id)
         if room is None:
             return  # not loaded here: it is read from the store when it is
         store = self.services.store
+        known = room.state.ply
+        if ply == known + 1 and known > 0:
+            tail = await store.run(store.store.load, game_id, since=known - 1)
+            if tail is not None and await room.extend(tail):
+                return
         stored = await store.run(store.store.load, game_id)
         if stored is not None:
             await room.reload(await self._build(stored))

@@ -126,6 +126,10 @@ class StoredGame:
     """The invitation to the open seat of a friend's game, until it is used."""
     state: dict[str, Any] | None = None
     """The rest of the game core's state (see :attr:`GameRow.state`)."""
+    first_ply: int = 0
+    """The ply before :attr:`moves` (0: they are the whole game)."""
+    ply: int | None = None
+    """Moves played, as the row counts them."""
 
 
 def default_database_url() -> str:
@@ -206,20 +210,23 @@ class GameStore:
             for ply, (usi, spent) in enumerate(game.moves, 1):
                 session.add(MoveRow(game_id=game.id, ply=ply, usi=usi, spent_ms=spent, played_at=now))
 
-    def load(self, game_id: str) -> StoredGame | None:
-        """The game *game_id* with its moves, or None."""
+    def load(self, game_id: str, *, since: int = 0) -> StoredGame | None:
+        """The game *game_id* with its moves, or None; with *since*, only the moves after ply
+        *since* (:attr:`StoredGame.first_ply` says so), for a process that has the rest."""
         with self._session() as session:
             row = session.get(GameRow, game_id)
             if row is None:
                 return None
             moves = session.execute(
-                select(MoveRow.usi, MoveRow.spent_ms).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
+                select(MoveRow.usi, MoveRow.spent_ms).where(MoveRow.game_id == game_id, MoveRow.ply > since)
+                .order_by(MoveRow.ply)
             ).all()
             return StoredGame(
                 id=row.id, start_sfen=row.start_sfen, settings=dict(row.settings), seats=list(row.seats),
                 tokens=[row.black_token, row.white_token], status=row.status, clock=dict(row.clock),
                 created_at=row.created_at, outcome=row.outcome, moves=[(m.usi, m.spent_ms) for m in moves],
                 invite=row.invite_token, state=None if row.state is None else dict(row.state),
+                first_ply=since, ply=row.ply,
             )
 
     def append_move(

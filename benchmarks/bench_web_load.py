@@ -65,7 +65,10 @@ class Player:
         self.is_engine_game = False
 
     async def run(self) -> None:
-        async with websockets.connect(f"{self.url}/ws/games/{self.game_id}", max_size=2**22) as ws:
+        # The player's cookie, as a browser sends it: a seat, never counted against the spectator caps.
+        cookie = {"Cookie": f"sb_{self.game_id}={self.token}"}
+        async with websockets.connect(f"{self.url}/ws/games/{self.game_id}", max_size=2**22,
+                                      additional_headers=cookie) as ws:
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
             state: dict[str, Any] | None = None
             sent_at: float | None = None

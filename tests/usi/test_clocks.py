@@ -18,7 +18,7 @@ from shogiban.game import Clock, EnginePlayer, GameState, TimeControl, clock_lim
 from shogiban.game import Move as GameMove
 from shogiban.game.limits import DEFAULT_MOVETIME
 from shogiban.usi import popen_usi
-from shogiban.web.players import ThinkRequest, UsiEngines
+from shogiban.web.thinking import ThinkRequest, UsiEngines
 
 FakeFactory = Callable[[str], Fake]
 

@@ -62,7 +62,6 @@ from shogiban.web.messages import ClientMessage, error_message, parse_client_mes
 from shogiban.web.newgame import parse_new_game
 from shogiban.web.pages import STATIC, render_error_page, render_shell
 from shogiban.web.parsing import ParseJob, ParsePool, ParseReply
-from shogiban.web.players import BuiltinEngines, Thinker, UsiEngines, engine_available
 from shogiban.web.records import RecordLimits, room_record
 from shogiban.web.rooms import GameRoom, RoomError, RoomManager, Services
 from shogiban.web.routing import (
@@ -87,6 +86,7 @@ from shogiban.web.schema import (
     excerpt,
 )
 from shogiban.web.store import AsyncStore, GameStore, default_database_url
+from shogiban.web.thinking import BuiltinEngines, Thinker, UsiEngines, engine_available
 
 log = logging.getLogger(__name__)
 

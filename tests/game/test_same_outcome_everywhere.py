@@ -32,7 +32,7 @@ from shogiban.play.reader import ScriptedReader
 from shogiban.play.session import GameSession, SessionOptions
 from shogiban.usi import popen_usi
 from shogiban.usi.match import play_game
-from shogiban.usi.players import PlayerSpec, UsiPlayer
+from shogiban.usi.match_engines import PlayerSpec, UsiPlayer
 from shogiban.web.thinking import ThinkingPlayer, UsiEngines
 
 FAKE_ENGINE = Path(__file__).resolve().parent.parent / "fakes" / "usi_engine.py"

@@ -52,7 +52,7 @@ from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
 from shogiban.sfen import STARTING_SFEN
 from shogiban.usi.elo import EloEstimate, elo_estimate
-from shogiban.usi.players import MatchEngine
+from shogiban.usi.match_engines import MatchEngine
 from shogiban.usi.wire import parse_position
 
 SIDES = ("sente", "gote")

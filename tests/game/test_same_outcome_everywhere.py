@@ -27,7 +27,7 @@ from shogiban.engines import Limit, PlayResult
 from shogiban.game import Clock, EnginePlayer, GameState, Mode, TimeControl, adjudicate
 from shogiban.outcome import Outcome, Termination
 from shogiban.pieces import Color
-from shogiban.play.players import HumanPlayer
+from shogiban.play.human import HumanPlayer
 from shogiban.play.reader import ScriptedReader
 from shogiban.play.session import GameSession, SessionOptions
 from shogiban.usi import popen_usi

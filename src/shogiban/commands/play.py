@@ -21,7 +21,7 @@ from shogiban.i18n import LANGUAGES, Language, Translator, detect_language, norm
 from shogiban.outcome import EnteringKingRule
 from shogiban.pieces import Color
 from shogiban.play.clock import parse_duration
-from shogiban.play.players import HumanPlayer
+from shogiban.play.human import HumanPlayer
 from shogiban.play.reader import StreamReader
 from shogiban.play.session import GameSession, SessionOptions
 

@@ -49,8 +49,8 @@ from shogiban.outcome import Outcome, Termination
 from shogiban.pieces import COLORS, Color
 from shogiban.play import explain
 from shogiban.play.clock import format_seconds
+from shogiban.play.human import HumanPlayer
 from shogiban.play.moveinput import MoveEntryError, format_move, read_move
-from shogiban.play.players import HumanPlayer
 from shogiban.play.reader import InputTimeoutError, LineReader
 from shogiban.play.records import save_record
 from shogiban.play.render import BLACK_MARK, WHITE_MARK, BoardView
@@ -382,7 +382,7 @@ class GameSession:
 
     async def read_decision(self, state: GameState) -> Decision:
         """What the person at the terminal decides for the side to move of *state* (the
-        :class:`~shogiban.play.players.Terminal` of a :class:`HumanPlayer`): a move, resign,
+        :class:`~shogiban.play.human.Terminal` of a :class:`HumanPlayer`): a move, resign,
         declare, undo or quit as typed, :class:`~shogiban.game.FlagFall` when the clock runs out
         first, :class:`~shogiban.game.Abandon` at the end of the input.  Help, the board, hints
         and saving are answered on the way."""

@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from shogiban.web.connections import Admission, Connection, encoded
-from shogiban.web.limits import ServerLimits
+from shogiban.web.rates import ServerLimits
 
 
 class NeverReads:

@@ -42,7 +42,7 @@ from shogiban.board import Board
 from shogiban.engines import Engine
 from shogiban.errors import EngineError, Refusal, ShogibanError
 from shogiban.game import Clock, Decision, EnginePlayer, GameState, Mode, MovePlayed, Player, Role, Status, TimeControl
-from shogiban.game.limits import clock_limit
+from shogiban.game.clock_limit import clock_limit
 from shogiban.i18n import Language, Translator, refusal_text
 from shogiban.move import Move
 from shogiban.outcome import Outcome, Termination

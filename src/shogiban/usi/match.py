@@ -43,7 +43,7 @@ from shogiban.game import (
     evolve,
 )
 from shogiban.game import Move as MoveAction
-from shogiban.game.limits import clock_limit
+from shogiban.game.clock_limit import clock_limit
 from shogiban.game.players import Decision, decision_from_error, decision_from_result
 from shogiban.kifu import Game, GameNode, Headers, Result, ResultKind, write_game
 from shogiban.kifu.results import result_from_outcome

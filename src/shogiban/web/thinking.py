@@ -42,7 +42,7 @@ from shogiban.errors import EngineError
 from shogiban.game import Decision, Declare, EngineFailure, GameState, Resign, decision_from_error
 from shogiban.game import Move as GameMove
 from shogiban.game.clock import Clock
-from shogiban.game.limits import clock_limit
+from shogiban.game.clock_limit import clock_limit
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule
 

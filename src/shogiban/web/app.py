@@ -51,10 +51,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from shogiban.errors import ShogibanError
 from shogiban.handicaps import HANDICAPS
 from shogiban.web.bus import RedisBus
-from shogiban.web.catalogue import routes as catalogue_routes
 from shogiban.web.connections import Admission, Connection
 from shogiban.web.editor import routes as editor_routes
 from shogiban.web.editor import solver_pool
+from shogiban.web.i18n_routes import routes as i18n_routes
 from shogiban.web.lease import CHECK_SECONDS as LEASE_CHECK_SECONDS
 from shogiban.web.lease import RedisLeases
 from shogiban.web.messages import ClientMessage, error_message, parse_client_message
@@ -466,7 +466,7 @@ def create_app(
         CheckedRoute("/api/records/export", api_export_record, methods=["POST"], query=EXPORT_QUERY,
                      body=Upload(MAX_UPLOAD_BYTES)),
         CheckedWebSocketRoute("/ws/games/{game_id}", game_socket, params={"game_id": GAME_ID}),
-        *catalogue_routes,
+        *i18n_routes,
         *editor_routes,
         *learn_routes,
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),

@@ -17,7 +17,7 @@ import statistics
 import time
 
 from shogiban import Board
-from shogiban.engine import Engine
+from shogiban.engine import BuiltinSearch
 from shogiban.engines import Limit
 
 #: Positions from the engine's own level-4 self-play (plies 17 to 89 of four seeded games),
@@ -42,7 +42,7 @@ def measure(sfen: str, limit: Limit, repeat: int, multipv: int = 1) -> tuple[flo
     """Median wall time, nodes and depth of *repeat* searches of *sfen* from a fresh engine."""
     times, nodes, depths = [], [], []
     for _ in range(repeat):
-        engine = Engine(8, seed=0)
+        engine = BuiltinSearch(8, seed=0)
         board = Board(sfen)
         start = time.perf_counter()
         result = engine.search(board, limit, multipv=multipv)

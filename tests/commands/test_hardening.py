@@ -13,7 +13,7 @@ import pytest
 
 from shogiban.cli import main
 from shogiban.kifu.encoding import read_input_file
-from shogiban.kifu.limits import KifuLimitError
+from shogiban.kifu.read_limits import KifuLimitError
 
 GIFT = "+7776FU\n-3334FU\n+8833UM\n-2233KA\n%TORYO\n"
 SRC = str(Path(__file__).resolve().parents[2] / "src")

@@ -1,4 +1,4 @@
-"""The Engine API: limits, stop, threads, rules (repetition, perpetual check, declaration),
+"""The BuiltinSearch API: limits, stop, threads, rules (repetition, perpetual check, declaration),
 legality over random positions, levels."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shogiban import Board, EnteringKingRule, Move
-from shogiban.engine import Engine
+from shogiban.engine import BuiltinSearch
 from shogiban.engine.evaluate import evaluate
 from shogiban.engines import InfoDict, Limit
 
@@ -27,13 +27,13 @@ def test_search_leaves_the_callers_board_alone() -> None:
     board = Board()
     board.push_usi("7g7f")
     before = (board.sfen(), board.move_stack, board.repetition_count())
-    Engine(seed=0).search(board, Limit(depth=2))
+    BuiltinSearch(seed=0).search(board, Limit(depth=2))
     assert (board.sfen(), board.move_stack, board.repetition_count()) == before
 
 
 def test_depth_limit_and_info() -> None:
     infos: list[InfoDict] = []
-    result = Engine(seed=0).search(Board(MIDGAME), Limit(depth=3), on_info=infos.append)
+    result = BuiltinSearch(seed=0).search(Board(MIDGAME), Limit(depth=3), on_info=infos.append)
     # Reports from inside a long iteration (a loaded machine) may come besides the completed ones.
     depths = [info["depth"] for info in infos]
     assert sorted(set(depths)) == [1, 2, 3]
@@ -46,13 +46,13 @@ def test_depth_limit_and_info() -> None:
 
 
 def test_node_limit() -> None:
-    result = Engine(seed=0).search(Board(MIDGAME), Limit(nodes=500))
+    result = BuiltinSearch(seed=0).search(Board(MIDGAME), Limit(nodes=500))
     assert result.info["nodes"] <= 500
     assert result.move in Board(MIDGAME).legal_moves
 
 
 def test_stop_ends_an_infinite_search_quickly() -> None:
-    engine = Engine(seed=0)
+    engine = BuiltinSearch(seed=0)
     handle = engine.start(Board(MIDGAME), Limit(infinite=True))
     time.sleep(0.3)
     assert not handle.done()
@@ -67,12 +67,12 @@ def test_stop_ends_an_infinite_search_quickly() -> None:
 def test_a_stop_already_set_still_gives_a_legal_move() -> None:
     stop = threading.Event()
     stop.set()
-    result = Engine(seed=0).search(Board(MIDGAME), Limit(infinite=True), stop=stop)
+    result = BuiltinSearch(seed=0).search(Board(MIDGAME), Limit(infinite=True), stop=stop)
     assert result.move in Board(MIDGAME).legal_moves
 
 
 def test_result_timeout() -> None:
-    handle = Engine(seed=0).start(Board(MIDGAME), Limit(infinite=True))
+    handle = BuiltinSearch(seed=0).start(Board(MIDGAME), Limit(infinite=True))
     with pytest.raises(TimeoutError):
         handle.result(timeout=0.05)
     handle.stop()
@@ -82,7 +82,7 @@ def test_result_timeout() -> None:
 def test_checkmated_side_resigns() -> None:
     board = Board("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1")
     assert board.is_checkmate()
-    result = Engine(seed=0).search(board, Limit(depth=2))
+    result = BuiltinSearch(seed=0).search(board, Limit(depth=2))
     assert result.move is None
     assert result.resigned
     assert not result.declared_win
@@ -90,7 +90,7 @@ def test_checkmated_side_resigns() -> None:
 
 def test_engine_finds_and_plays_the_mate_it_sees() -> None:
     board = Board("4k4/9/4P4/9/9/9/9/9/4K4 b G 1")
-    result = Engine(seed=0).search(board, Limit(depth=2))
+    result = BuiltinSearch(seed=0).search(board, Limit(depth=2))
     assert result.move == Move.from_usi("G*5b")
     assert result.info["score"].relative.mate == 1
 
@@ -98,12 +98,12 @@ def test_engine_finds_and_plays_the_mate_it_sees() -> None:
 def test_declares_the_entering_king_win() -> None:
     board = Board(DECLARABLE)
     assert board.can_declare_win()
-    result = Engine(seed=0).search(board, Limit(depth=2))
+    result = BuiltinSearch(seed=0).search(board, Limit(depth=2))
     assert result.declared_win
     assert result.move is None
     # Without the rule the same position is played on.
     board = Board(DECLARABLE, entering_king_rule=EnteringKingRule.NONE)
-    result = Engine(seed=0).search(board, Limit(depth=2))
+    result = BuiltinSearch(seed=0).search(board, Limit(depth=2))
     assert not result.declared_win
     assert result.move in board.legal_moves
 
@@ -121,14 +121,14 @@ def test_perpetual_check_is_avoided_as_a_loss() -> None:
     board = _with_history(["2i1i", "1a2a", "1i2i", "2a1a"], 2)
     assert board.repetition_count() == 3
     assert evaluate(board) < -1500  # sente would welcome a plain draw here
-    result = Engine(seed=0).search(board, Limit(depth=3))
+    result = BuiltinSearch(seed=0).search(board, Limit(depth=3))
     assert result.move is not None
     assert result.move != Move.from_usi("2i1i")
 
 
 def test_repetition_draw_is_taken_when_behind() -> None:
     board = _with_history(["2i3i", "1a1b", "3i2i", "1b1a"], 2)
-    result = Engine(seed=0).search(board, Limit(depth=3))
+    result = BuiltinSearch(seed=0).search(board, Limit(depth=3))
     assert result.move == Move.from_usi("2i3i")
     assert result.info["score"].relative.cp == 0
 
@@ -148,7 +148,7 @@ def _random_board(seed: int, plies: int) -> Board:
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 160), level=st.integers(1, 8))
 def test_never_an_illegal_move(seed: int, plies: int, level: int) -> None:
     board = _random_board(seed, plies)
-    result = Engine(level, seed=seed).search(board, Limit(nodes=300, depth=3))
+    result = BuiltinSearch(level, seed=seed).search(board, Limit(nodes=300, depth=3))
     if result.declared_win:
         assert board.can_declare_win()
     elif result.move is None:
@@ -162,20 +162,20 @@ def test_never_an_illegal_move(seed: int, plies: int, level: int) -> None:
 
 
 def test_levels_are_validated_and_settable() -> None:
-    engine = Engine(level=3)
+    engine = BuiltinSearch(level=3)
     assert engine.level == 3
     engine.level = 8
     assert engine.level == 8
     for bad in (0, 9, -1):
         with pytest.raises(ValueError, match="level"):
-            Engine(level=bad)
+            BuiltinSearch(level=bad)
         with pytest.raises(ValueError, match="level"):
             engine.level = bad
     with pytest.raises(ValueError, match="hash"):
-        Engine(hash_mb=0)
+        BuiltinSearch(hash_mb=0)
 
 
-def _play(black: Engine, white: Engine, limits: Limit, max_plies: int) -> float:
+def _play(black: BuiltinSearch, white: BuiltinSearch, limits: Limit, max_plies: int) -> float:
     """Sente's score: 1 win, 0 loss, else the sign of the static evaluation at the end."""
     board = Board()
     for _ in range(max_plies):
@@ -193,7 +193,7 @@ def _play(black: Engine, white: Engine, limits: Limit, max_plies: int) -> float:
 
 
 def test_level_eight_beats_level_one_at_tiny_limits() -> None:
-    strong, weak = Engine(8, seed=1), Engine(1, seed=2)
+    strong, weak = BuiltinSearch(8, seed=1), BuiltinSearch(1, seed=2)
     limits = Limit(depth=2, nodes=1500)
     total = _play(strong, weak, limits, 120) + (1.0 - _play(weak, strong, limits, 120))
     assert total >= 1.5
@@ -202,11 +202,11 @@ def test_level_eight_beats_level_one_at_tiny_limits() -> None:
 def test_level_depths_and_hurried_moves() -> None:
     board = Board()
     depths = set()
-    engine = Engine(6, seed=3)
+    engine = BuiltinSearch(6, seed=3)
     for _ in range(12):
         result = engine.search(board, Limit(nodes=200_000))
         depths.add(result.info["depth"])
     assert depths == {2, 3}  # level 6 looks 3 plies ahead, sometimes only 2
     for level, depth in ((1, 1), (4, 1), (5, 2), (7, 4)):
-        result = Engine(level, seed=0).search(board, Limit(nodes=200_000))
+        result = BuiltinSearch(level, seed=0).search(board, Limit(nodes=200_000))
         assert result.info["depth"] == depth, level

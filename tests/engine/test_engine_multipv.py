@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from shogiban import Board, Move
-from shogiban.engine import MAX_MULTIPV, Engine
+from shogiban.engine import MAX_MULTIPV, BuiltinSearch
 from shogiban.engines import InfoDict, Limit
 
 POSITIONS = [
@@ -34,7 +34,7 @@ def value(info: InfoDict) -> int:
 def test_three_distinct_lines_best_first(sfen: str) -> None:
     board = Board(sfen)
     infos: list[InfoDict] = []
-    result = Engine(8, seed=0).search(board, Limit(depth=3), multipv=3, on_info=infos.append)
+    result = BuiltinSearch(8, seed=0).search(board, Limit(depth=3), multipv=3, on_info=infos.append)
     assert infos[-1] is result.info  # line 1, the move played, comes last
     assert result.info["multipv"] == 1
     assert result.info["pv"][0] == result.move
@@ -58,11 +58,11 @@ def test_three_distinct_lines_best_first(sfen: str) -> None:
 def test_no_more_lines_than_moves_and_searchmoves() -> None:
     board = Board("4k4/9/4G4/9/9/9/9/9/4K4 w - 1")  # two legal moves
     infos: list[InfoDict] = []
-    Engine(8, seed=0).search(board, Limit(depth=2), multipv=5, on_info=infos.append)
+    BuiltinSearch(8, seed=0).search(board, Limit(depth=2), multipv=5, on_info=infos.append)
     assert sorted(latest(infos)) == [1, 2]
     allowed = (Move.from_usi("1g1f"), Move.from_usi("9g9f"), Move.from_usi("5i5h"))
     infos.clear()
-    Engine(8, seed=0).search(Board(), Limit(depth=2), multipv=3, searchmoves=allowed, on_info=infos.append)
+    BuiltinSearch(8, seed=0).search(Board(), Limit(depth=2), multipv=3, searchmoves=allowed, on_info=infos.append)
     assert {line["pv"][0] for line in latest(infos).values()} == set(allowed)
 
 
@@ -71,7 +71,7 @@ def test_a_stopped_iteration_never_shows_a_move_twice() -> None:
     met_a_cut = False
     for nodes in range(300, 12_000, 397):  # node limits stop the search at every stage, reproducibly
         infos: list[InfoDict] = []
-        result = Engine(8, seed=0).search(board, Limit(nodes=nodes), multipv=3, on_info=infos.append)
+        result = BuiltinSearch(8, seed=0).search(board, Limit(nodes=nodes), multipv=3, on_info=infos.append)
         assert infos[-1] is result.info
         assert result.info["multipv"] == 1
         lines = latest(infos)
@@ -86,15 +86,15 @@ def test_a_stopped_iteration_never_shows_a_move_twice() -> None:
 def test_one_line_is_the_plain_search() -> None:
     board = Board(POSITIONS[1])
     single: list[InfoDict] = []
-    first = Engine(8, seed=0).search(board, Limit(depth=3), on_info=single.append)
-    again = Engine(8, seed=0).search(board, Limit(depth=3), multipv=1)
+    first = BuiltinSearch(8, seed=0).search(board, Limit(depth=3), on_info=single.append)
+    again = BuiltinSearch(8, seed=0).search(board, Limit(depth=3), multipv=1)
     assert all("multipv" not in info for info in single)
     assert (again.move, again.info["nodes"]) == (first.move, first.info["nodes"])
-    ranked = Engine(8, seed=0).search(board, Limit(depth=3), multipv=2)
+    ranked = BuiltinSearch(8, seed=0).search(board, Limit(depth=3), multipv=2)
     assert ranked.info["nodes"] > first.info["nodes"]  # the second line costs searches of its own
 
 
 def test_multipv_is_validated() -> None:
     for bad in (0, MAX_MULTIPV + 1, 2.0):
         with pytest.raises(ValueError, match="multipv"):
-            Engine(seed=0).search(Board(), Limit(depth=1), multipv=bad)  # type: ignore[arg-type]
+            BuiltinSearch(seed=0).search(Board(), Limit(depth=1), multipv=bad)  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from shogiban import Board, Move
-from shogiban.engine import Engine
+from shogiban.engine import BuiltinSearch
 from shogiban.engine.search import INFO_INTERVAL
 from shogiban.engines import InfoDict, Limit
 from shogiban.usi.server import format_info
@@ -51,7 +51,7 @@ def _limits() -> Iterator[tuple[str, Limit]]:
 def test_the_last_report_is_the_line_and_score_of_the_move_played() -> None:
     interrupted = 0
     for sfen in POSITIONS:
-        engine = Engine(8, seed=0)
+        engine = BuiltinSearch(8, seed=0)
         for name, limits in _limits():
             infos: list[InfoDict] = []
             result = engine.search(Board(sfen), limits, on_info=infos.append)
@@ -72,7 +72,7 @@ def test_a_search_stopped_from_outside_reports_its_answer_last() -> None:
         infos: list[InfoDict] = []
         timer = threading.Timer(0.2, stop.set)
         timer.start()
-        result = Engine(8, seed=0).search(Board(sfen), Limit(infinite=True), stop=stop, on_info=infos.append)
+        result = BuiltinSearch(8, seed=0).search(Board(sfen), Limit(infinite=True), stop=stop, on_info=infos.append)
         timer.cancel()
         assert infos[-1] is result.info
         assert infos[-1]["pv"][0] == result.move
@@ -108,7 +108,7 @@ def test_a_fail_high_answer_is_reported_as_a_lower_bound() -> None:
 def test_reports_come_at_least_every_second_in_a_long_think() -> None:
     clock = FakeClock(step=0.05)  # a read every 64 nodes: 20 s of fake time in about 25,000 nodes
     infos: list[InfoDict] = []
-    result = Engine(8, seed=0, clock=clock).search(Board(POSITIONS[0]), Limit(time=20.0),
+    result = BuiltinSearch(8, seed=0, clock=clock).search(Board(POSITIONS[0]), Limit(time=20.0),
                                                    on_info=infos.append)
     times = [0.0] + [info["time"] for info in infos]
     gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
@@ -122,12 +122,12 @@ def test_reports_come_at_least_every_second_in_a_long_think() -> None:
 def test_time_counts_from_when_the_moves_clock_started() -> None:
     clock = FakeClock(step=0.001)
     started = clock.now - 0.9  # the server received go 0.9 s ago
-    result = Engine(8, seed=0, clock=clock).search(Board(POSITIONS[1]), Limit(time=1.0), started=started)
+    result = BuiltinSearch(8, seed=0, clock=clock).search(Board(POSITIONS[1]), Limit(time=1.0), started=started)
     assert result.info["time"] >= 0.9  # reported from when the clock started
     # The search had what was left of its second, about 60 clock reads, not a whole second's 1,000.
     assert clock.reads < 300, clock.reads
     fresh = FakeClock(step=0.001)
-    Engine(8, seed=0, clock=fresh).search(Board(POSITIONS[1]), Limit(time=1.0))
+    BuiltinSearch(8, seed=0, clock=fresh).search(Board(POSITIONS[1]), Limit(time=1.0))
     assert fresh.reads > 3 * clock.reads
 
 
@@ -136,9 +136,9 @@ def test_searchmoves_restrict_the_root(level: int) -> None:
     board = Board()
     allowed = (Move.from_usi("1g1f"), Move.from_usi("9g9f"))
     for depth in (1, 3):
-        result = Engine(level, seed=0).search(board, Limit(depth=depth), searchmoves=allowed)
+        result = BuiltinSearch(level, seed=0).search(board, Limit(depth=depth), searchmoves=allowed)
         assert result.move in allowed
         assert result.info["pv"][0] in allowed
     only_illegal = (Move.from_usi("1a1b"), Move.from_usi("5e5d"))
-    fallback = Engine(level, seed=0).search(board, Limit(depth=1), searchmoves=only_illegal)
+    fallback = BuiltinSearch(level, seed=0).search(board, Limit(depth=1), searchmoves=only_illegal)
     assert fallback.move in board.legal_moves

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from shogiban import Board, Move
-from shogiban.engine import Engine
+from shogiban.engine import BuiltinSearch
 from shogiban.engine.evaluate import HAND_FIRST, MATERIAL, evaluate
 from shogiban.engine.search import threatens
 from shogiban.engines import Limit
@@ -48,7 +48,7 @@ def _board(plies: int) -> Board:
 
 def _score(board: Board, depth: int) -> tuple[int, Move]:
     """The side to move's score (cp; a mate counts 30000) and move at *depth*, from a fresh engine."""
-    result = Engine(8, seed=0, hash_mb=8).search(board, Limit(depth=depth))
+    result = BuiltinSearch(8, seed=0, hash_mb=8).search(board, Limit(depth=depth))
     score = result.info["score"].relative
     assert result.move is not None
     if score.mate is not None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from shogiban import Board
-from shogiban.engine import Engine
+from shogiban.engine import BuiltinSearch
 from shogiban.engines import Limit
 
 
@@ -56,11 +56,11 @@ def _forces_mate_in_three(board: Board, usi: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def engine() -> Engine:
-    return Engine(level=8, seed=0)
+def engine() -> BuiltinSearch:
+    return BuiltinSearch(level=8, seed=0)
 
 
-def test_mate_in_one(shared_data: Path, engine: Engine) -> None:
+def test_mate_in_one(shared_data: Path, engine: BuiltinSearch) -> None:
     rows = _rows(shared_data, "tanuki-1", 1, 12) + _rows(shared_data, "tsumemi-1te", 1, 4)
     assert len(rows) >= 12
     for ident, sfen, _solution in rows:
@@ -73,7 +73,7 @@ def test_mate_in_one(shared_data: Path, engine: Engine) -> None:
 
 
 @pytest.mark.parametrize("prefix", ["tanuki-3", "tsumemi-3te", "yaneuraou-mate3"])
-def test_mate_in_three(shared_data: Path, engine: Engine, prefix: str) -> None:
+def test_mate_in_three(shared_data: Path, engine: BuiltinSearch, prefix: str) -> None:
     rows = _rows(shared_data, prefix, 3, 5)
     assert rows
     for ident, sfen, _solution in rows:
@@ -85,7 +85,7 @@ def test_mate_in_three(shared_data: Path, engine: Engine, prefix: str) -> None:
         assert _forces_mate_in_three(board, result.move.usi()), (ident, result.move)
 
 
-def test_real_game_mate_in_five(shared_data: Path, engine: Engine) -> None:
+def test_real_game_mate_in_five(shared_data: Path, engine: BuiltinSearch) -> None:
     """A mate in 5 from a real game (white to move), within a modest depth."""
     rows = _rows(shared_data, "yaneuraou-mate5", 5, 2)
     for ident, sfen, _solution in rows:

@@ -17,7 +17,7 @@ if str(USI_TESTS) not in sys.path:
 from usi_fakes import HANDSHAKE, STANDIN_USI, Fake, make_fake  # noqa: E402
 
 from shogiban.engines import SimpleEngine  # noqa: E402
-from shogiban.usi.players import builtin_command  # noqa: E402
+from shogiban.usi.match_engines import builtin_command  # noqa: E402
 
 KINDS = ("builtin", "shogiban-usi", "standin-usi")
 """The engines every behavioural test runs against."""

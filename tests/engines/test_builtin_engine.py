@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from shogiban import Board
-from shogiban.engine import Engine as Search
+from shogiban.engine import BuiltinSearch as Search
 from shogiban.engines import (
     BuiltinEngine,
     EngineError,

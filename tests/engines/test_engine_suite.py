@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from shogiban import Board, Color, Move
-from shogiban.engine import Engine as Search
+from shogiban.engine import BuiltinSearch as Search
 from shogiban.engines import (
     BuiltinEngine,
     Engine,

@@ -4,8 +4,8 @@ One scripted fake USI engine (tests/fakes/usi_engine.py, a real subprocess) play
 starting position and misbehaves at its first ``go``: it crashes, sends an illegal move (5a5e:
 gote's king), sends ``bestmove resign``, or stays silent past its time.  The terminal game
 (:class:`shogiban.play.session.GameSession`), the match runner (:func:`shogiban.usi.match.play_game`)
-and the web room's computer player (:class:`shogiban.web.players.ThinkingPlayer` over
-:class:`~shogiban.web.players.UsiEngines`, its decision applied as the room applies it: through
+and the web room's computer player (:class:`shogiban.web.thinking.ThinkingPlayer` over
+:class:`~shogiban.web.thinking.UsiEngines`, its decision applied as the room applies it: through
 :func:`shogiban.game.adjudicate`) all end it with the same termination, winner and detail.
 """
 
@@ -27,13 +27,13 @@ from shogiban.engines import Limit, PlayResult
 from shogiban.game import Clock, EnginePlayer, GameState, Mode, TimeControl, adjudicate
 from shogiban.outcome import Outcome, Termination
 from shogiban.pieces import Color
-from shogiban.play.players import HumanPlayer
+from shogiban.play.human import HumanPlayer
 from shogiban.play.reader import ScriptedReader
 from shogiban.play.session import GameSession, SessionOptions
 from shogiban.usi import popen_usi
 from shogiban.usi.match import play_game
-from shogiban.usi.players import PlayerSpec, UsiPlayer
-from shogiban.web.players import ThinkingPlayer, UsiEngines
+from shogiban.usi.match_engines import PlayerSpec, UsiPlayer
+from shogiban.web.thinking import ThinkingPlayer, UsiEngines
 
 FAKE_ENGINE = Path(__file__).resolve().parent.parent / "fakes" / "usi_engine.py"
 

@@ -3,6 +3,7 @@ translations, and the loader's lookup, fallback and filling."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from importlib import resources
@@ -12,8 +13,10 @@ from typing import Any
 import pytest
 
 from shogiban import i18n
-from shogiban.i18n import catalog
 
+#: The module shogiban.i18n.messages (the package's attribute of that name is its function
+#: ``messages``, so the module is taken from the import system).
+catalog = importlib.import_module("shogiban.i18n.messages")
 PACKAGE = Path(catalog.__file__).resolve().parent
 TAGS = [i18n.language_tag(language) for language in i18n.LANGUAGES]
 DOMAINS = {"language", "format", "side", "piece", "rules", "termination", "error", "ui", "terminal", "learn",

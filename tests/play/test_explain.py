@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from shogiban import Board, Color, Move, Outcome, Termination
+from shogiban.i18n import LANGUAGES
 from shogiban.play.explain import declaration_refusal, explain_outcome, illegal_reason, refusal_reason, square_label
-from shogiban.play.i18n import LANGUAGES
 
 # (sfen, move, core code, words each language's reason must contain)
 REFUSALS = [

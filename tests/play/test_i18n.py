@@ -1,5 +1,5 @@
-"""The terminal's languages: names users type, the locale, and the old entry points to the
-catalogue (``shogiban.play.i18n``) that the terminal's code still calls."""
+"""The terminal's languages: names users type, the locale, and the catalogue keys the terminal's
+code asks :mod:`shogiban.i18n` for."""
 
 from __future__ import annotations
 
@@ -9,11 +9,9 @@ from pathlib import Path
 import pytest
 
 from shogiban import i18n
-from shogiban.play.i18n import (
-    LANGUAGES,
+from shogiban.i18n import (
     Translator,
     UnknownLanguageError,
-    current_key,
     detect_language,
     normalize_language,
     translate,
@@ -72,35 +70,26 @@ def test_detect_language_from_the_locale(environ: dict[str, str], expected: str)
     assert detect_language(environ) == expected
 
 
-def test_old_keys_reach_the_catalogue() -> None:
-    assert translate("ja", "board.move_number", number=3) == "3手目"
-    assert translate("zh-hans", "board.move_number", number=3) == "第3手"
-    assert Translator("en")("game.title", black="you", white="shogiban") == "you vs shogiban"
-    assert current_key("help.text") == "terminal.help"
-    assert current_key("end.resignation") == "termination.resignation"
-    assert current_key("reason.nifu") == "rules.nifu"
-    assert current_key("declare.no_rule") == "rules.no_declaration_rule"
-    # Catalogue keys pass through unchanged, and the same text comes out both ways.
-    assert current_key("ui.game.title") == "ui.game.title"
-    assert translate("ja", "side.uwate") == i18n.translate("side.uwate", "ja")
-    assert set(LANGUAGES) == set(i18n.LANGUAGES)
+def test_the_terminal_keys_reach_the_catalogue() -> None:
+    assert translate("terminal.board.move_number", "ja", number=3) == "3手目"
+    assert translate("terminal.board.move_number", "zh-hans", number=3) == "第3手"
+    assert Translator("en")("terminal.game.title", black="you", white="shogiban") == "you vs shogiban"
 
 
 def test_an_unknown_key_is_a_programming_error() -> None:
     with pytest.raises(KeyError):
-        translate("en", "board.no_such_key")
+        translate("terminal.board.no_such_key", "en")
 
 
 def test_every_key_the_terminal_code_asks_for_exists() -> None:
-    # The terminal still asks by the old keys (self.t("cmd.undo_done")): each must resolve, with
-    # the parameters it passes matching the template's placeholders.
+    # Each key the terminal asks for (self.t("terminal.cmd.undo_done")) exists, with the
+    # parameters it passes matching the template's placeholders.
     call = re.compile(r"""\b(?:self\.)?t\(\s*"([a-z_.]+)"((?:[^()]|\([^()]*\))*)\)""")
     found = 0
     for path in [SRC / "play" / "session.py", SRC / "commands" / "play.py"]:
         for key, args in call.findall(path.read_text(encoding="utf-8")):
             found += 1
-            resolved = current_key(key)
-            assert i18n.has_key(resolved), (path.name, key)
+            assert i18n.has_key(key), (path.name, key)
             passed = set(re.findall(r"\b([a-z_]+)=", args))
-            assert passed == set(i18n.placeholders(i18n.template(resolved))), (path.name, key, passed)
+            assert passed == set(i18n.placeholders(i18n.template(key))), (path.name, key, passed)
     assert found > 30

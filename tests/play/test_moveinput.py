@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from shogiban import Board, Move
-from shogiban.play.i18n import LANGUAGES
+from shogiban.i18n import LANGUAGES
 from shogiban.play.moveinput import (
     AmbiguousEntryError,
     IllegalEntryError,

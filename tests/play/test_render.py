@@ -6,7 +6,7 @@ import pytest
 from rich.console import Console
 
 from shogiban import Board
-from shogiban.play.i18n import LANGUAGES, Language
+from shogiban.i18n import LANGUAGES, Language
 from shogiban.play.render import BoardView
 
 

@@ -15,9 +15,9 @@ from shogiban import Board, Color, Move, Termination
 from shogiban.engines import BuiltinEngine, Engine, Limit, PlayResult
 from shogiban.errors import EngineError, EngineMoveError, EngineTerminatedError
 from shogiban.game import EnginePlayer, Player, TimeControl
+from shogiban.i18n import Language
 from shogiban.kifu import read_game
-from shogiban.play.i18n import Language
-from shogiban.play.players import HumanPlayer
+from shogiban.play.human import HumanPlayer
 from shogiban.play.reader import ScriptedReader
 from shogiban.play.session import GameSession, SessionOptions
 

@@ -14,11 +14,11 @@ from usi_fakes import HANDSHAKE, Fake
 
 from shogiban import Board
 from shogiban.engines import Limit
+from shogiban.engines.limit import DEFAULT_MOVETIME
 from shogiban.game import Clock, EnginePlayer, GameState, TimeControl, clock_limit
 from shogiban.game import Move as GameMove
-from shogiban.game.limits import DEFAULT_MOVETIME
 from shogiban.usi import popen_usi
-from shogiban.web.players import ThinkRequest, UsiEngines
+from shogiban.web.thinking import ThinkRequest, UsiEngines
 
 FakeFactory = Callable[[str], Fake]
 

@@ -20,7 +20,7 @@ from shogiban.game import TimeControl
 from shogiban.kifu import read_game
 from shogiban.usi import Limit, SimpleEngine
 from shogiban.usi.match import fixed_time, play_game
-from shogiban.usi.players import PlayerSpec, UsiPlayer, builtin_command
+from shogiban.usi.match_engines import PlayerSpec, UsiPlayer, builtin_command
 
 FAIRY = "/usr/games/fairy-stockfish"
 GPS = "/usr/games/gpsusi"

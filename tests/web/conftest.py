@@ -18,7 +18,7 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")
 from starlette.testclient import TestClient, WebSocketTestSession  # noqa: E402
 
 from shogiban.web.app import create_app  # noqa: E402
-from shogiban.web.players import ThinkRequest, ThinkResult  # noqa: E402
+from shogiban.web.thinking import ThinkRequest, ThinkResult  # noqa: E402
 
 
 @dataclass

@@ -181,10 +181,10 @@ def create_game(page: Any, base: str, **body: Any) -> dict[str, Any]:
 
 def strong_move(board: Board) -> str:
     """The move a strong player would choose (the built-in engine at its top level)."""
-    from shogiban.engine import Engine
+    from shogiban.engine import BuiltinSearch
     from shogiban.engines import Limit
 
-    result = Engine(level=8, seed=1).search(board, Limit(time=0.3))
+    result = BuiltinSearch(level=8, seed=1).search(board, Limit(time=0.3))
     assert result.move is not None
     return result.move.usi()
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from shogiban.game import Role
 from shogiban.web.connections import Admission, Connection, encoded
-from shogiban.web.limits import ServerLimits
+from shogiban.web.rates import ServerLimits
 
 
 class NeverReads:

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from shogiban import Board
 from shogiban.board import position_problems
 from shogiban.web.editor import routes, solver_pool
-from shogiban.web.limits import ConcurrencyLimit, ServerLimits
+from shogiban.web.rates import ConcurrencyLimit, ServerLimits
 
 
 @contextlib.asynccontextmanager

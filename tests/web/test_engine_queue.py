@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from shogiban.errors import EngineError
-from shogiban.web.players import BuiltinEngines, ThinkRequest, ThinkResult
+from shogiban.web.thinking import BuiltinEngines, ThinkRequest, ThinkResult
 
 
 class Gate:
@@ -129,12 +129,12 @@ def test_a_cancelled_running_search_keeps_its_worker_until_it_ends() -> None:
 
 
 def test_a_cancelled_running_search_is_told_to_stop_and_the_next_starts() -> None:
-    from shogiban.web import players
+    from shogiban.web import thinking
 
     stopped: list[int] = []
 
     def search(request: ThinkRequest) -> ThinkResult:
-        signal = players._Cancelled(request.search_id)
+        signal = thinking._Cancelled(request.search_id)
         for _ in range(3000):  # a long search, checking its stop signal as the engine does
             if signal.is_set():
                 stopped.append(request.search_id)
@@ -144,7 +144,7 @@ def test_a_cancelled_running_search_is_told_to_stop_and_the_next_starts() -> Non
 
     async def scenario() -> None:
         engines = BuiltinEngines(1, executor=ThreadPoolExecutor(1), think=search)
-        players._CANCELLED = engines._cancelled  # what each worker's initializer does
+        thinking._CANCELLED = engines._cancelled  # what each worker's initializer does
         try:
             stale = asyncio.create_task(engines.think(request("hostile")))
             await until(lambda: engines.running == 1)
@@ -152,6 +152,6 @@ def test_a_cancelled_running_search_is_told_to_stop_and_the_next_starts() -> Non
             await until(lambda: engines.running == 0)  # the worker stopped the stale search
             assert len(stopped) == 1
         finally:
-            players._CANCELLED = None
+            thinking._CANCELLED = None
 
     asyncio.run(scenario())

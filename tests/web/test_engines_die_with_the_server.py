@@ -149,7 +149,7 @@ def test_the_servers_engine_classes_leave_nothing_behind(tmp_path: Path) -> None
     script = textwrap.dedent(f"""
         import asyncio
         from shogiban import Board
-        from shogiban.web.players import BuiltinEngines, ThinkRequest, UsiEngines
+        from shogiban.web.thinking import BuiltinEngines, ThinkRequest, UsiEngines
 
         async def main():
             builtin, usi = BuiltinEngines(workers=1), UsiEngines({command!r})

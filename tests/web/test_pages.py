@@ -13,8 +13,8 @@ from starlette.testclient import TestClient
 
 from shogiban import i18n
 from shogiban.i18n import language_tag, negotiate_language
-from shogiban.web.catalogue import IMMUTABLE, REVALIDATE
-from shogiban.web.catalogue import routes as catalogue_routes
+from shogiban.web.i18n_routes import IMMUTABLE, REVALIDATE
+from shogiban.web.i18n_routes import routes as i18n_routes
 from shogiban.web.pages import render_error_page, render_shell
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
@@ -29,7 +29,7 @@ def client() -> TestClient:
         code = request.query_params["code"]
         return render_error_page(request, status=403, code=code, message="the english message")
 
-    return TestClient(Starlette(routes=[Route("/", shell), Route("/refused", refused), *catalogue_routes]))
+    return TestClient(Starlette(routes=[Route("/", shell), Route("/refused", refused), *i18n_routes]))
 
 
 @pytest.mark.parametrize(("header", "expected"), [

@@ -23,7 +23,7 @@ from starlette.testclient import TestClient
 from tests.web.conftest import StandInEngine, new_game
 
 from shogiban.web.app import create_app
-from shogiban.web.limits import ServerLimits
+from shogiban.web.rates import ServerLimits
 from shogiban.web.routing import CheckedRoute, CheckedWebSocketRoute
 from shogiban.web.schema import RequestError, decode_message
 from shogiban.web.store import GameRow, MoveRow

@@ -22,8 +22,8 @@ from tests.web.slow_parser import SPIN, crash, hog_memory, spin_or_read
 
 import shogiban.web.app
 from shogiban.web import parsing
-from shogiban.web.limits import ServerLimits
 from shogiban.web.parsing import ParseJob, ParsePool, run_job
+from shogiban.web.rates import ServerLimits
 from shogiban.web.records import RecordLimits
 from shogiban.web.schema import RequestError
 

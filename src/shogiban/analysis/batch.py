@@ -29,7 +29,7 @@ from shogiban.analysis.game import GameAnalysis
 from shogiban.analysis.report import evaluation_svg, summary_cells, summary_rows
 from shogiban.engines.limit import Limit
 from shogiban.errors import EngineError, ShogibanError
-from shogiban.kifu.limits import ReadLimits
+from shogiban.kifu.read_limits import ReadLimits
 from shogiban.notation.excerpt import excerpt
 
 #: The default of :attr:`BatchOptions.max_positions`: far more than any real game's main line

@@ -26,7 +26,7 @@ from shogiban.kifu.api import read_game, read_games, write_game
 from shogiban.kifu.csa import csa_encoding
 from shogiban.kifu.detect import EXTENSIONS, FORMATS, format_of_filename
 from shogiban.kifu.game import Game
-from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
+from shogiban.kifu.read_limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.notation.excerpt import excerpt
 
 _EXTENSION_OF = {"kif": ".kif", "kifu": ".kifu", "ki2": ".ki2", "ki2u": ".ki2u", "csa": ".csa", "jkf": ".jkf",

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
 
     from shogiban.game import TimeControl
     from shogiban.usi.match import Match, MatchConfig, describe_limits, fixed_time
-    from shogiban.usi.players import make_player, parse_player
+    from shogiban.usi.match_engines import make_player, parse_player
 
     if args.games < 1:
         raise ShogibanError(f"invalid --games: {args.games!r} (must be 1 or more)")

@@ -17,11 +17,11 @@ from shogiban.board import Board, start_problems
 from shogiban.errors import EngineError, ShogibanError
 from shogiban.game import EnginePlayer, Player, TimeControl
 from shogiban.handicaps import find_handicap
+from shogiban.i18n import LANGUAGES, Language, Translator, detect_language, normalize_language
 from shogiban.outcome import EnteringKingRule
 from shogiban.pieces import Color
 from shogiban.play.clock import parse_duration
-from shogiban.play.i18n import LANGUAGES, Language, Translator, detect_language, normalize_language
-from shogiban.play.players import HumanPlayer
+from shogiban.play.human import HumanPlayer
 from shogiban.play.reader import StreamReader
 from shogiban.play.session import GameSession, SessionOptions
 
@@ -73,7 +73,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--rule", choices=sorted(_RULES), default="27",
                    help="entering-king declaration rule: 27-point (default), 24-point, or none")
     p.add_argument("--lang", metavar="LANG",
-                   help=f"language: {', '.join(LANGUAGES)} (default: from the locale, else en)")
+                   help=f"language: {', '.join(sorted(LANGUAGES, key=lambda name: name != 'en'))} "
+                        "(default: from the locale, else en)")
     p.add_argument("--no-color", action="store_true", help="no colours (also when NO_COLOR is set)")
     p.add_argument("--letters", action="store_true", help="western piece letters (P, +R) instead of kanji")
     p.add_argument("--flip", action="store_true", help="show the board from gote's side")
@@ -154,17 +155,18 @@ async def _play(args: argparse.Namespace) -> None:
     engines: list[Engine] = []
     try:
         if args.human:
-            players = (HumanPlayer(t("game.player", number=1)), HumanPlayer(t("game.player", number=2)))
+            players = (HumanPlayer(t("terminal.game.player", number=1)),
+                       HumanPlayer(t("terminal.game.player", number=2)))
         else:
             human = _human_color(args)
             level = _level(args) if not args.engine else 0
             engine = await _start_engine(args, level)
             engines.append(engine)
-            name = t("game.engine", level=level) if not args.engine else None
+            name = t("terminal.game.engine", level=level) if not args.engine else None
             if args.engine:
                 name = engine.name or shlex.split(args.engine)[0].rsplit("/", 1)[-1]
             opponent = EnginePlayer(engine, name=name, movetime=movetime)
-            me = HumanPlayer(t("game.human"))
+            me = HumanPlayer(t("terminal.game.human"))
             players = (me, opponent) if human == Color.BLACK else (opponent, me)
             flipped = flipped or human == Color.WHITE
         hint_engine: Engine | None = None

@@ -7,14 +7,14 @@ in, a :class:`~shogiban.engines.PlayResult` out.  To use it like any other engin
 
 >>> from shogiban import Board
 >>> from shogiban.engines import Limit
->>> result = Engine(level=2, seed=0).search(Board(), Limit(depth=1))
+>>> result = BuiltinSearch(level=2, seed=0).search(Board(), Limit(depth=1))
 >>> result.move is not None and not result.declared_win
 True
 """
 
 from __future__ import annotations
 
-from shogiban.engine.engine import MAX_MULTIPV, Engine, InfoCallback, SearchHandle
+from shogiban.engine.engine import MAX_MULTIPV, BuiltinSearch, InfoCallback, SearchHandle
 from shogiban.engine.levels import LEVELS, MAX_LEVEL, MIN_LEVEL, LevelProfile
 from shogiban.engine.timeman import TimePlan, plan_time
 
@@ -23,7 +23,7 @@ __all__ = [
     "MAX_LEVEL",
     "MAX_MULTIPV",
     "MIN_LEVEL",
-    "Engine",
+    "BuiltinSearch",
     "InfoCallback",
     "LevelProfile",
     "SearchHandle",

@@ -1,9 +1,9 @@
-"""The built-in computer opponent: :class:`Engine` (blocking ``search`` or threaded ``start``),
+"""The built-in computer opponent: :class:`BuiltinSearch` (blocking ``search`` or threaded ``start``),
 in the engines vocabulary: a :class:`~shogiban.engines.Limit` in, a
 :class:`~shogiban.engines.PlayResult` with :class:`~shogiban.engines.InfoDict` reports out.
 
 >>> from shogiban import Board
->>> engine = Engine(level=3, seed=1)
+>>> engine = BuiltinSearch(level=3, seed=1)
 >>> result = engine.search(Board(), Limit(depth=1))
 >>> result.move in Board().legal_moves
 True
@@ -35,7 +35,7 @@ MAX_MULTIPV = BUILTIN_MAX_MULTIPV
 RESIGN_MATE_PLIES = 6
 
 
-class Engine:
+class BuiltinSearch:
     """A shogi engine with strength levels 1 (beginner) to 8 (strongest).
 
     :param level: strength, 1..8 (settable later through ``level``).
@@ -221,11 +221,11 @@ def _tighter(a: int | None, b: int | None) -> int | None:
 
 
 class SearchHandle:
-    """A search running in a background thread (see :meth:`Engine.start`)."""
+    """A search running in a background thread (see :meth:`BuiltinSearch.start`)."""
 
     def __init__(
         self,
-        engine: Engine,
+        engine: BuiltinSearch,
         board: Board,
         limit: Limit,
         on_info: InfoCallback | None,
@@ -244,7 +244,7 @@ class SearchHandle:
 
     def _run(
         self,
-        engine: Engine,
+        engine: BuiltinSearch,
         board: Board,
         limit: Limit,
         on_info: InfoCallback | None,

@@ -49,7 +49,7 @@ from shogiban.errors import (
 from shogiban.move import Move
 
 if TYPE_CHECKING:
-    from shogiban.engine import Engine as Search
+    from shogiban.engine import BuiltinSearch as Search
     from shogiban.engines.interface import Engine
 
 T = TypeVar("T")
@@ -176,7 +176,7 @@ class BuiltinEngine:
     :param seed: seed of the lower levels' random choices (None: from the system).
     :param timeout: seconds a search gets to end after it was told to stop.
     :param search_timeout: the deadline of a search without a time limit (depth, nodes, none).
-    :param search: the search to use instead of a new :class:`shogiban.engine.Engine` (tests).
+    :param search: the search to use instead of a new :class:`shogiban.engine.BuiltinSearch` (tests).
     """
 
     def __init__(
@@ -184,9 +184,9 @@ class BuiltinEngine:
         search_timeout: float = DEFAULT_SEARCH_TIMEOUT, search: Search | None = None,
     ) -> None:
         if search is None:
-            from shogiban.engine import Engine
+            from shogiban.engine import BuiltinSearch
 
-            search = Engine(level, hash_mb=hash_mb, seed=seed)
+            search = BuiltinSearch(level, hash_mb=hash_mb, seed=seed)
         self.search: Search = search
         """The search every command runs (not thread-safe: use it only through this object)."""
         self.timeout = timeout

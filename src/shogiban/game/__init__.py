@@ -20,6 +20,7 @@ from shogiban.game.actions import (
     Undo,
 )
 from shogiban.game.clock import Clock, Timing
+from shogiban.game.clock_limit import clock_limit
 from shogiban.game.core import (
     UNDOABLE_ENDS,
     RefusedError,
@@ -40,7 +41,6 @@ from shogiban.game.events import (
     MovePlayed,
     MovesTakenBack,
 )
-from shogiban.game.limits import clock_limit
 from shogiban.game.players import (
     Decision,
     EnginePlayer,

@@ -21,9 +21,9 @@ from typing import Protocol, TypeAlias
 from shogiban.engines import Engine, PlayResult
 from shogiban.errors import EngineError, EngineMoveError, EngineTerminatedError, EngineTimeoutError
 from shogiban.game.actions import Abandon, Declare, EngineFailure, FlagFall, ImpasseAgreement, Move, Resign, Undo
+from shogiban.game.clock_limit import clock_limit
 from shogiban.game.core import allowed, apply
 from shogiban.game.events import Event
-from shogiban.game.limits import clock_limit
 from shogiban.game.state import GameState, Role
 
 Decision: TypeAlias = Move | Resign | Declare | ImpasseAgreement | Undo | Abandon | EngineFailure | FlagFall

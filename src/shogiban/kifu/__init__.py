@@ -20,7 +20,7 @@ from shogiban.kifu.headers import Headers
 from shogiban.kifu.jkf import read_jkf, validate_jkf, write_jkf
 from shogiban.kifu.ki2 import read_ki2, write_ki2
 from shogiban.kifu.kif import read_kif, write_kif
-from shogiban.kifu.limits import DEFAULT_LIMITS, KifuLimitError, ReadLimits
+from shogiban.kifu.read_limits import DEFAULT_LIMITS, KifuLimitError, ReadLimits
 from shogiban.kifu.results import Result, ResultKind
 from shogiban.kifu.usen import read_usen, write_usen
 from shogiban.kifu.usi import read_sfen, read_sfen_games, read_usi, read_usi_games, write_sfen, write_usi

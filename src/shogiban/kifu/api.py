@@ -16,8 +16,8 @@ from shogiban.kifu import csa, diagram, jkf, ki2, kif, usen, usi
 from shogiban.kifu.detect import FORMATS, detect_format, format_of_filename
 from shogiban.kifu.encoding import encode, read_text
 from shogiban.kifu.game import Game
-from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.kifu.losses import Loss, add_loss
+from shogiban.kifu.read_limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.notation.excerpt import excerpt
 
 Source = str | bytes | Path

@@ -9,7 +9,7 @@ The builder is linear in the record, however it is laid out: comment lines are c
 joined once; jumping to a variation's start replays at most a few moves (from the nearest of the
 positions it keeps every :data:`CHECKPOINT_EVERY` plies, or by taking moves back); and the
 repetition verdict of results read after such a jump is settled in one walk over the tree at the
-end.  :class:`~shogiban.kifu.limits.ReadLimits` bound the moves, variations, comments and
+end.  :class:`~shogiban.kifu.read_limits.ReadLimits` bound the moves, variations, comments and
 problems.
 """
 
@@ -22,7 +22,7 @@ from shogiban.board import Board
 from shogiban.errors import KifuParseError
 from shogiban.kifu._legality import CHECK, LEGAL, push_if_legal
 from shogiban.kifu.game import Game, GameNode
-from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
+from shogiban.kifu.read_limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
 from shogiban.kifu.results import Result, ResultKind, make_result, with_board_evidence
 from shogiban.kifu.walk import positions_before
 from shogiban.move import MOVES, Move
@@ -47,7 +47,7 @@ class GameBuilder:
     """Collects a game from a reader's events.
 
     :param strict: raise the first problem instead of recording it.
-    :param limits: the bounds to enforce (:class:`~shogiban.kifu.limits.KifuLimitError` when one
+    :param limits: the bounds to enforce (:class:`~shogiban.kifu.read_limits.KifuLimitError` when one
         is exceeded, strict or not).
     :param budget: what the other games of the same file used of *limits* (a new budget when
         not given).

@@ -26,8 +26,8 @@ from shogiban.kifu.comments import restore_illegal_moves, result_comment
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.headers import CSA_TO_KIF, KIF_TO_CSA
-from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
 from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
+from shogiban.kifu.read_limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
 from shogiban.kifu.results import csa_token, make_result
 from shogiban.kifu.timecontrol import time_header_pairs
 from shogiban.kifu.timefmt import format_seconds_csa

@@ -14,8 +14,8 @@ from shogiban.kifu.builder import GameBuilder
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.kakinoki import header_pair, is_bod_line
-from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits, too_large
 from shogiban.kifu.losses import Loss, add_loss, feature_losses
+from shogiban.kifu.read_limits import DEFAULT_LIMITS, ReadLimits, too_large
 from shogiban.notation.bod import make_bod, parse_bod
 
 

@@ -19,7 +19,7 @@ import stat
 from pathlib import Path
 
 from shogiban.errors import KifuParseError
-from shogiban.kifu.limits import DEFAULT_LIMITS, KifuLimitError, ReadLimits, too_large
+from shogiban.kifu.read_limits import DEFAULT_LIMITS, KifuLimitError, ReadLimits, too_large
 from shogiban.notation.excerpt import excerpt
 
 _BOMS = (

@@ -29,8 +29,8 @@ from shogiban.kifu.csa import CSA_PIECES, PIECE_OF_CSA
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.headers import PLAYER_KEYS
-from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
+from shogiban.kifu.read_limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.kifu.results import csa_token, make_result
 from shogiban.kifu.timecontrol import time_header_pairs
 from shogiban.kifu.walk import LineWalk, Step

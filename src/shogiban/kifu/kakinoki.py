@@ -22,9 +22,9 @@ from shogiban.kifu.comments import restore_illegal_moves
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
 from shogiban.kifu.headers import PLAYER_KEYS, Headers
-from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits, too_large
 from shogiban.kifu.lines import LineTracker
 from shogiban.kifu.losses import Loss, add_loss
+from shogiban.kifu.read_limits import DEFAULT_LIMITS, ReadLimits, too_large
 from shogiban.kifu.results import Result, ResultKind
 from shogiban.kifu.timecontrol import time_header_pairs
 from shogiban.kifu.walk import LineWalk, Step

@@ -31,8 +31,8 @@ from shogiban.kifu.kakinoki import (
     previous_to,
     text_width,
 )
-from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
+from shogiban.kifu.read_limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.notation.excerpt import excerpt
 from shogiban.notation.japanese import make_ki2_move, resolve_japanese
 

@@ -35,8 +35,8 @@ from shogiban.kifu.kakinoki import (
     previous_to,
     text_width,
 )
-from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.kifu.losses import Loss, add_loss, feature_losses, result_kept
+from shogiban.kifu.read_limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.kifu.results import KIF_WORDS, kif_word, make_result
 from shogiban.kifu.timefmt import format_kif_time
 from shogiban.move import drop_code, move_code

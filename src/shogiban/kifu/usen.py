@@ -24,9 +24,9 @@ from shogiban.errors import InvalidSfenError
 from shogiban.kifu.builder import GameBuilder
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game, GameNode
-from shogiban.kifu.limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.kifu.lines import LineTracker
 from shogiban.kifu.losses import Loss, add_loss, feature_losses
+from shogiban.kifu.read_limits import DEFAULT_LIMITS, ReadLimits
 from shogiban.kifu.results import ResultKind
 from shogiban.kifu.walk import LineWalk
 from shogiban.move import Move

@@ -27,8 +27,8 @@ from shogiban.kifu._legality import push_if_legal
 from shogiban.kifu.builder import GameBuilder
 from shogiban.kifu.encoding import read_text
 from shogiban.kifu.game import Game
-from shogiban.kifu.limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
 from shogiban.kifu.losses import Loss, add_loss, feature_losses
+from shogiban.kifu.read_limits import DEFAULT_LIMITS, ReadBudget, ReadLimits, too_large
 from shogiban.kifu.results import ResultKind
 from shogiban.move import MOVES, Move, drop_code, move_code
 from shogiban.notation.excerpt import excerpt

@@ -42,16 +42,15 @@ from shogiban.board import Board
 from shogiban.engines import Engine
 from shogiban.errors import EngineError, Refusal, ShogibanError
 from shogiban.game import Clock, Decision, EnginePlayer, GameState, Mode, MovePlayed, Player, Role, Status, TimeControl
-from shogiban.game.limits import clock_limit
-from shogiban.i18n import refusal_text
+from shogiban.game.clock_limit import clock_limit
+from shogiban.i18n import Language, Translator, refusal_text
 from shogiban.move import Move
 from shogiban.outcome import Outcome, Termination
 from shogiban.pieces import COLORS, Color
 from shogiban.play import explain
 from shogiban.play.clock import format_seconds
-from shogiban.play.i18n import Language, Translator
+from shogiban.play.human import HumanPlayer
 from shogiban.play.moveinput import MoveEntryError, format_move, read_move
-from shogiban.play.players import HumanPlayer
 from shogiban.play.reader import InputTimeoutError, LineReader
 from shogiban.play.records import save_record
 from shogiban.play.render import BLACK_MARK, WHITE_MARK, BoardView
@@ -197,7 +196,7 @@ class GameSession:
         last = board.peek() if board.ply else None
         status = [self._status_line()]
         if board.is_check() and self.outcome is None:
-            status.append(self.t("board.check"))
+            status.append(self.t("terminal.board.check"))
         status += self._clock_lines()
         handicap = self.options.handicap is not None
         view = BoardView(
@@ -215,11 +214,11 @@ class GameSession:
         self.console.print(view.renderable())
 
     def _status_line(self) -> str:
-        parts = [self.t("board.move_number", number=self.board.move_number)]
+        parts = [self.t("terminal.board.move_number", number=self.board.move_number)]
         if self._move_texts:
-            parts.append(self.t("board.last_move", move=self._move_texts[-1]))
+            parts.append(self.t("terminal.board.last_move", move=self._move_texts[-1]))
         if self.outcome is None:
-            parts.append(self.t("board.turn", side=self.side(self.board.turn)))
+            parts.append(self.t("terminal.board.turn", side=self.side(self.board.turn)))
         return "   ".join(parts)
 
     def _clock_lines(self) -> list[str]:
@@ -234,12 +233,12 @@ class GameSession:
             shown = format_seconds(main.total_seconds())
             if control.byoyomi > 0:
                 in_byoyomi = main.total_seconds() <= 0
-                extra = self.t("board.in_byoyomi") if in_byoyomi else self.t(
-                    "board.byoyomi", seconds=_number(control.byoyomi)
+                extra = self.t("terminal.board.in_byoyomi") if in_byoyomi else self.t(
+                    "terminal.board.byoyomi", seconds=_number(control.byoyomi)
                 )
                 shown = f"{shown} ({extra})"
             mark = BLACK_MARK if color == Color.BLACK else WHITE_MARK
-            parts.append(f"{mark} " + self.t("board.clock", side=self.side(color), time=shown))
+            parts.append(f"{mark} " + self.t("terminal.board.clock", side=self.side(color), time=shown))
         return ["   ".join(parts)]
 
     # -- the game -----------------------------------------------------------------------------
@@ -251,9 +250,9 @@ class GameSession:
     async def play(self) -> Outcome:
         """Play the game to its end in the running event loop and return how it ended."""
         if self.options.handicap is not None:
-            self.say(self.t("game.start_handicap", name=self.options.handicap, uwate=self.side(Color.WHITE)))
+            self.say(self.t("terminal.game.start_handicap", name=self.options.handicap, uwate=self.side(Color.WHITE)))
         if self._humans():
-            self.say(self.t("game.welcome"))
+            self.say(self.t("terminal.game.welcome"))
         if self.state.status is Status.PLAYING:
             self.state = game.evolve(self.state, clock=self.state.clock.start(self.state.turn, self.now()))
         while self.state.status is Status.PLAYING:
@@ -293,11 +292,11 @@ class GameSession:
             try:
                 await player.engine.game_over(result)
             except EngineError as error:
-                self.say(self.t("game.engine_error", error=str(error)), "bold red")
+                self.say(self.t("terminal.game.engine_error", error=str(error)), "bold red")
 
     async def _after_the_end(self) -> None:
         """Let the user save the record or look at the board before leaving."""
-        self.say(self.t("game.after_end"))
+        self.say(self.t("terminal.game.after_end"))
         while True:
             line = await self._prompt_line(None, "")
             if line is None:
@@ -309,11 +308,11 @@ class GameSession:
             elif command == "board":
                 self.show_board()
             elif command == "help":
-                self.say(self.t("help.text"))
+                self.say(self.t("terminal.help"))
             elif command == "quit":
                 return
             elif line.strip():
-                self.say(self.t("error.not_now"))
+                self.say(self.t("terminal.error.not_now"))
 
     async def _prompt_line(self, timeout: float | None, prompt: str) -> str | None:
         """Print *prompt* and read a line (None at the end of the input); the blocking read runs
@@ -342,7 +341,7 @@ class GameSession:
         """Ask *player* until the core takes its decision (a refused one is explained)."""
         color = self.state.turn
         if self.board.can_declare_win():
-            self.say(self.t("game.declare_possible"), "bold green")
+            self.say(self.t("terminal.game.declare_possible"), "bold green")
         while True:
             decision = await player.choose(self.state)
             if isinstance(decision, game.FlagFall):
@@ -356,22 +355,22 @@ class GameSession:
                 continue
             count = game.undo_count(self.state) if isinstance(decision, game.Undo) else 0
             if isinstance(decision, game.Resign):
-                self.say(self.t("cmd.resign_done", side=self.side(color)))
+                self.say(self.t("terminal.cmd.resign_done", side=self.side(color)))
             elif isinstance(decision, game.Declare):
                 self.declarer = color
             self._apply(decision)
             if count:
                 del self._move_texts[len(self._move_texts) - count:]
-                self.say(self.t("cmd.undo_done", count=count))
+                self.say(self.t("terminal.cmd.undo_done", count=count))
             return
 
     def _explain_refusal(self, decision: Decision, refusal: Refusal) -> None:
         """Say why the core refused a person's *decision*, in the session's language."""
         if isinstance(decision, game.Undo):
-            self.say(self.t("cmd.undo_none"))
+            self.say(self.t("terminal.cmd.undo_none"))
         elif isinstance(decision, game.Declare) and refusal.code == "cannot_declare":
             reason = str(refusal.params.get("reason", refusal.code))
-            self.say(self.t("cmd.declare_refused", reason=refusal_text(reason, refusal.params, self.language)),
+            self.say(self.t("terminal.cmd.declare_refused", reason=refusal_text(reason, refusal.params, self.language)),
                      "bold red")
         elif isinstance(decision, game.Move) and refusal.code == "invalid_move":
             self.say(self.t("terminal.error.unreadable", text=repr(decision.usi)), "bold red")
@@ -383,7 +382,7 @@ class GameSession:
 
     async def read_decision(self, state: GameState) -> Decision:
         """What the person at the terminal decides for the side to move of *state* (the
-        :class:`~shogiban.play.players.Terminal` of a :class:`HumanPlayer`): a move, resign,
+        :class:`~shogiban.play.human.Terminal` of a :class:`HumanPlayer`): a move, resign,
         declare, undo or quit as typed, :class:`~shogiban.game.FlagFall` when the clock runs out
         first, :class:`~shogiban.game.Abandon` at the end of the input.  Help, the board, hints
         and saving are answered on the way."""
@@ -393,11 +392,12 @@ class GameSession:
             remaining = None if deadline is None else max(0.0, deadline - self.now())
             mark = BLACK_MARK if color == Color.BLACK else WHITE_MARK
             try:
-                line = await self._prompt_line(remaining, self.t("game.prompt", side=f"{mark} {self.side(color)}"))
+                prompt = self.t("terminal.game.prompt", side=f"{mark} {self.side(color)}")
+                line = await self._prompt_line(remaining, prompt)
             except InputTimeoutError:
                 return game.FlagFall()
             if line is None:
-                self.say(self.t("game.eof"))
+                self.say(self.t("terminal.game.eof"))
                 return game.Abandon("end of input")
             decision = await self._decision(line.strip(), color)
             if decision is not None:
@@ -422,7 +422,7 @@ class GameSession:
 
     async def _command(self, command: str, argument: str, color: Color) -> Decision | None:
         if command == "help":
-            self.say(self.t("help.text"))
+            self.say(self.t("terminal.help"))
         elif command == "board":
             self.show_board()
         elif command == "hint":
@@ -436,7 +436,7 @@ class GameSession:
         elif command == "declare":
             return game.Declare()
         elif command == "quit":
-            self.say(self.t("cmd.quit"))
+            self.say(self.t("terminal.cmd.quit"))
             return game.Abandon("stopped by the user")
         return None
 
@@ -448,48 +448,49 @@ class GameSession:
     async def _hint(self) -> None:
         engine = self._hint_source()
         if engine is None:
-            self.say(self.t("cmd.hint_none", why=self.t("cmd.hint_no_engine")))
+            self.say(self.t("terminal.cmd.hint_none", why=self.t("terminal.cmd.hint_no_engine")))
             return
         try:
             # The time as byoyomi, never ``movetime`` (every USI engine takes byoyomi).
             result = await engine.play(self.board, clock_limit(Clock(), movetime=self.options.hint_seconds))
         except EngineError as error:
-            self.say(self.t("cmd.hint_none", why=str(error)))
+            self.say(self.t("terminal.cmd.hint_none", why=str(error)))
             return
         move = result.move
         if move is None or not self.board.is_legal(move):
-            self.say(self.t("cmd.hint_none", why="-"))
+            self.say(self.t("terminal.cmd.hint_none", why="-"))
             return
-        self.say(self.t("cmd.hint", move=f"{format_move(self.board, move, self.language)} ({move.usi()})"), "bold")
+        shown = f"{format_move(self.board, move, self.language)} ({move.usi()})"
+        self.say(self.t("terminal.cmd.hint", move=shown), "bold")
 
     def _save(self, argument: str) -> None:
         if not argument:
-            self.say(self.t("cmd.save_usage"))
+            self.say(self.t("terminal.cmd.save_usage"))
             return
         path = Path(argument).expanduser()
         try:
             save_record(path, self)
         except (OSError, ShogibanError) as error:
-            self.say(self.t("cmd.save_failed", path=str(path), error=str(error)), "bold red")
+            self.say(self.t("terminal.cmd.save_failed", path=str(path), error=str(error)), "bold red")
             return
-        self.say(self.t("cmd.save_done", path=str(path)))
+        self.say(self.t("terminal.cmd.save_done", path=str(path)))
 
     # -- an engine's turn -------------------------------------------------------------------------
 
     async def _engine_turn(self, engine: Player) -> None:
         color = self.state.turn
-        self.say(self.t("game.thinking", name=engine.name), "dim")
+        self.say(self.t("terminal.game.thinking", name=engine.name), "dim")
         decision = await engine.choose(self.state)
         if isinstance(decision, game.EngineFailure):
-            self.say(self.t("game.engine_error", error=decision.detail), "bold red")
+            self.say(self.t("terminal.game.engine_error", error=decision.detail), "bold red")
         elif isinstance(decision, game.Declare):
-            self.say(self.t("game.engine_declares", side=self.side(color)))
+            self.say(self.t("terminal.game.engine_declares", side=self.side(color)))
             self.declarer = color
         elif isinstance(decision, game.Resign):
-            self.say(self.t("cmd.resign_done", side=self.side(color)))
+            self.say(self.t("terminal.cmd.resign_done", side=self.side(color)))
         events = self._apply(decision, engine=engine.name)
         if any(isinstance(e, MovePlayed) for e in events):
-            self.say(self.t("game.played", side=self.side(color), move=self._move_texts[-1]), "bold")
+            self.say(self.t("terminal.game.played", side=self.side(color), move=self._move_texts[-1]), "bold")
 
 
 def _number(value: float) -> str:

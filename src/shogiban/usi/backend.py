@@ -20,7 +20,7 @@ from shogiban.engines.results import InfoDict, MateResult, PlayResult
 from shogiban.usi.wire import GoCommand
 
 if TYPE_CHECKING:
-    from shogiban.engine import Engine
+    from shogiban.engine import BuiltinSearch
 
 InfoCallback = Callable[[InfoDict], None]
 
@@ -93,19 +93,19 @@ class BuiltinBackend:
         self.seed = seed
         self.clock = clock
         """The engine's clock: the server's, since ``go.started`` is read on it."""
-        self._engine: Engine | None = None
+        self._engine: BuiltinSearch | None = None
         self._engine_hash_mb = 0
 
     def prepare(self) -> None:
         """Create the engine (again, if the hash size changed)."""
-        from shogiban.engine import Engine
+        from shogiban.engine import BuiltinSearch
 
         if self._engine is None or self._engine_hash_mb != self.hash_mb:
-            self._engine = Engine(self.level, hash_mb=self.hash_mb, seed=self.seed, clock=self.clock)
+            self._engine = BuiltinSearch(self.level, hash_mb=self.hash_mb, seed=self.seed, clock=self.clock)
             self._engine_hash_mb = self.hash_mb
         self._engine.level = self.level
 
-    def _ready_engine(self) -> Engine:
+    def _ready_engine(self) -> BuiltinSearch:
         if self._engine is None or self._engine_hash_mb != self.hash_mb:
             self.prepare()
         assert self._engine is not None

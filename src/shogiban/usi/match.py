@@ -43,7 +43,7 @@ from shogiban.game import (
     evolve,
 )
 from shogiban.game import Move as MoveAction
-from shogiban.game.limits import clock_limit
+from shogiban.game.clock_limit import clock_limit
 from shogiban.game.players import Decision, decision_from_error, decision_from_result
 from shogiban.kifu import Game, GameNode, Headers, Result, ResultKind, write_game
 from shogiban.kifu.results import result_from_outcome
@@ -52,7 +52,7 @@ from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule, Outcome, Termination
 from shogiban.sfen import STARTING_SFEN
 from shogiban.usi.elo import EloEstimate, elo_estimate
-from shogiban.usi.players import MatchEngine
+from shogiban.usi.match_engines import MatchEngine
 from shogiban.usi.wire import parse_position
 
 SIDES = ("sente", "gote")

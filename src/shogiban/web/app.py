@@ -25,7 +25,7 @@ server is busy or its storage fails):
 Every route is a :class:`~shogiban.web.routing.CheckedRoute`: its parameters and body are
 declared in :mod:`shogiban.web.schema` and checked before the handler runs.  Records are read and
 written in worker processes (:mod:`shogiban.web.parsing`); rates are limited per connection and
-per address (:mod:`shogiban.web.limits`).
+per address (:mod:`shogiban.web.rates`).
 """
 
 from __future__ import annotations
@@ -51,18 +51,17 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from shogiban.errors import ShogibanError
 from shogiban.handicaps import HANDICAPS
 from shogiban.web.bus import RedisBus
-from shogiban.web.catalogue import routes as catalogue_routes
 from shogiban.web.connections import Admission, Connection
 from shogiban.web.editor import routes as editor_routes
 from shogiban.web.editor import solver_pool
+from shogiban.web.i18n_routes import routes as i18n_routes
 from shogiban.web.lease import CHECK_SECONDS as LEASE_CHECK_SECONDS
 from shogiban.web.lease import RedisLeases
-from shogiban.web.limits import ConcurrencyLimit, RateLimiter, ServerLimits, TokenBucket
 from shogiban.web.messages import ClientMessage, error_message, parse_client_message
 from shogiban.web.newgame import parse_new_game
 from shogiban.web.pages import STATIC, render_error_page, render_shell
 from shogiban.web.parsing import ParseJob, ParsePool, ParseReply
-from shogiban.web.players import BuiltinEngines, Thinker, UsiEngines, engine_available
+from shogiban.web.rates import ConcurrencyLimit, RateLimiter, ServerLimits, TokenBucket
 from shogiban.web.records import RecordLimits, room_record
 from shogiban.web.rooms import GameRoom, Role, RoomError, RoomManager, Services
 from shogiban.web.routing import (
@@ -87,6 +86,7 @@ from shogiban.web.schema import (
     excerpt,
 )
 from shogiban.web.store import AsyncStore, GameStore, default_database_url
+from shogiban.web.thinking import BuiltinEngines, Thinker, UsiEngines, engine_available
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +192,7 @@ def create_app(
     :param usi: a USI engine service (default: from *engine_command*).
     :param workers: engine worker processes (default: CPU count - 1).
     :param heartbeat: seconds between the "server alive" notes used to discount downtime.
-    :param limits: rates and sizes (default :class:`~shogiban.web.limits.ServerLimits`).
+    :param limits: rates and sizes (default :class:`~shogiban.web.rates.ServerLimits`).
     :param parse_pool: the record workers (default: a pool per *limits*, closed with the app;
         one passed in is left running).
     :param record_limits: how large uploaded records may be.
@@ -466,7 +466,7 @@ def create_app(
         CheckedRoute("/api/records/export", api_export_record, methods=["POST"], query=EXPORT_QUERY,
                      body=Upload(MAX_UPLOAD_BYTES)),
         CheckedWebSocketRoute("/ws/games/{game_id}", game_socket, params={"game_id": GAME_ID}),
-        *catalogue_routes,
+        *i18n_routes,
         *editor_routes,
         *learn_routes,
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),

@@ -29,7 +29,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from shogiban.web.limits import ServerLimits
+from shogiban.web.rates import ServerLimits
 from shogiban.web.rooms import Role
 from shogiban.web.schema import encode_json
 

@@ -33,9 +33,9 @@ from shogiban.board import Board, position_problems, start_problems
 from shogiban.errors import ShogibanError
 from shogiban.notation.forms import move_forms
 from shogiban.pieces import Color
-from shogiban.web.limits import ConcurrencyLimit, ServerLimits
 from shogiban.web.pages import render_shell
 from shogiban.web.parsing import ParsePool, ParseReply, error_reply
+from shogiban.web.rates import ConcurrencyLimit, ServerLimits
 from shogiban.web.routing import Checked, CheckedRoute
 from shogiban.web.schema import POSITION, RequestError, encode_json
 

@@ -4,7 +4,7 @@ Pages are built by JavaScript modules from the JSON API; the server only sends a
 the visitor's language so the first paint is already translated.  The language is decided here,
 once per request (:func:`request_language`: the visitor's remembered choice, else
 ``Accept-Language``); ``<html lang>`` tells the scripts, which load the same catalogue from
-``GET /i18n/{lang}.json`` (:mod:`shogiban.web.catalogue`).  Other parts of the site (the lessons)
+``GET /i18n/{lang}.json`` (:mod:`shogiban.web.i18n_routes`).  Other parts of the site (the lessons)
 reuse :func:`render_shell`.
 """
 

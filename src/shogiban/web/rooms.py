@@ -48,8 +48,8 @@ from shogiban.web.messages import (
     StateMessage,
 )
 from shogiban.web.newgame import NewGame
-from shogiban.web.players import HINT_LEVEL, HINT_TIME, Thinker, ThinkingPlayer, ThinkRequest
 from shogiban.web.store import AsyncStore, StaleGameError, StoredGame
+from shogiban.web.thinking import HINT_LEVEL, HINT_TIME, Thinker, ThinkingPlayer, ThinkRequest
 
 log = logging.getLogger(__name__)
 

@@ -32,7 +32,7 @@ from shogiban.engines import InfoDict, Limit, PlayResult, SimpleEngine
 from shogiban.errors import EngineError, EngineMoveError, EngineTerminatedError, ShogibanError
 
 if TYPE_CHECKING:
-    from shogiban.engine import Engine
+    from shogiban.engine import BuiltinSearch
 
 
 @dataclass(frozen=True)
@@ -197,14 +197,14 @@ class InProcessPlayer:
         self.start_error: Exception | None = None
         self.nodes = 0
         self.seconds = 0.0
-        self._engine: Engine | None = None
+        self._engine: BuiltinSearch | None = None
 
     def start(self) -> None:
         """Build the engine."""
-        from shogiban.engine import Engine
+        from shogiban.engine import BuiltinSearch
 
         if self._engine is None:
-            self._engine = Engine(self.level, seed=self.seed)
+            self._engine = BuiltinSearch(self.level, seed=self.seed)
 
     def new_game(self) -> None:
         """Clear the engine's tables."""

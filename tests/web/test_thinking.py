@@ -13,7 +13,7 @@ import pytest
 from shogiban import Board, Color
 from shogiban.errors import EngineError, IllegalMoveError
 from shogiban.game import Clock, TimeControl
-from shogiban.web.players import BuiltinEngines, ThinkRequest, ThinkResult, UsiEngines, builtin_think
+from shogiban.web.thinking import BuiltinEngines, ThinkRequest, ThinkResult, UsiEngines, builtin_think
 
 START = Board().sfen()
 FAKE = Path(__file__).with_name("fake_usi_engine.py")

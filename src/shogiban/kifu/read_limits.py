@@ -10,7 +10,7 @@ mode too: a record is never silently cut short.
 >>> read_game("position startpos moves 7g7f 3c3d 2g2f", limits=limits)
 Traceback (most recent call last):
 ...
-shogiban.kifu.limits.KifuLimitError: line 1: record too large: more than 2 moves (max_moves)
+shogiban.kifu.read_limits.KifuLimitError: line 1: record too large: more than 2 moves (max_moves)
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Computer players for the web server, behind one ``async think(request)`` interface.
 
-* :class:`BuiltinEngines` runs :class:`shogiban.engine.Engine` in a process pool: the search is
+* :class:`BuiltinEngines` runs :class:`shogiban.engine.BuiltinSearch` in a process pool: the search is
   pure Python and CPU-bound, so it must not run in the event loop's process (the GIL would make
   every game wait).  Worker processes run at a lower priority so the server answers moves at once
   even while engines think, and die with the server however it dies
@@ -42,7 +42,7 @@ from shogiban.errors import EngineError
 from shogiban.game import Decision, Declare, EngineFailure, GameState, Resign, decision_from_error
 from shogiban.game import Move as GameMove
 from shogiban.game.clock import Clock
-from shogiban.game.limits import clock_limit
+from shogiban.game.clock_limit import clock_limit
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule
 
@@ -245,12 +245,12 @@ def _init_worker(cancelled: Any = None) -> None:
 
 def builtin_think(request: ThinkRequest) -> ThinkResult:
     """Search *request*'s position with the built-in engine (runs in a worker process)."""
-    from shogiban.engine import Engine
+    from shogiban.engine import BuiltinSearch
 
     board = request.board()
     engine = _WORKER_ENGINES.get(request.level)
     if engine is None:
-        engine = _WORKER_ENGINES[request.level] = Engine(level=request.level, hash_mb=16, seed=request.seed)
+        engine = _WORKER_ENGINES[request.level] = BuiltinSearch(level=request.level, hash_mb=16, seed=request.seed)
     result = engine.search(board, request.limit() or Limit(), stop=_Cancelled(request.search_id))  # type: ignore[arg-type]
     score = result.info["score"].relative if "score" in result.info else None
     return ThinkResult(

@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from tests.web.conftest import join_as, new_game, receive
 
-from shogiban.web.limits import RateLimiter, ServerLimits, TokenBucket
+from shogiban.web.rates import RateLimiter, ServerLimits, TokenBucket
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -11,7 +11,7 @@ from typing import Any, cast
 import pytest
 
 from shogiban import Board
-from shogiban.game import Clock, TimeControl
+from shogiban.game import Clock, PlayedMove, TimeControl
 from shogiban.kifu import Game, Headers, read_game, write_game
 from shogiban.kifu.csa import read_csa, write_csa
 from shogiban.kifu.kif import read_kif, write_kif
@@ -160,7 +160,7 @@ def fake_room(control: TimeControl) -> Any:
                                        sfen=board.sfen, turn=board.turn, illegal_move=None),
         created_at=0.0, clock=ClockView(Clock(control)), seats={Color.BLACK: seat, Color.WHITE: seat},
         services=SimpleNamespace(usi_name=None), outcome=None,
-        state=SimpleNamespace(moves=[SimpleNamespace(usi="7g7f", spent=timedelta(milliseconds=1500))]),
+        state=SimpleNamespace(moves=[PlayedMove("7g7f", timedelta(milliseconds=1500))]),
     )
 
 

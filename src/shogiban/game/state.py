@@ -77,6 +77,11 @@ class PlayedMove:
     usi: str
     spent: timedelta = timedelta(0)
 
+    @property
+    def spent_ms(self) -> int:
+        """The time it took in whole milliseconds, as records and the web store it."""
+        return round(self.spent.total_seconds() * 1000)
+
 
 @dataclass(frozen=True)
 class GameState:

@@ -4,10 +4,13 @@ Any process accepts a player's move (the database decides between racing process
 game's clock (its flag fall) and its computer's turn must be carried out by exactly one process,
 the game's *owner*.  Ownership is a Redis key ``PREFIX:owner:GAME`` holding the owner's process
 id, set with ``NX`` and an expiry (:data:`LEASE_SECONDS`), renewed by its owner a few times per
-lease.  Taking a lease also counts up ``PREFIX:fence:GAME``: the fencing token, which grows with
-every new owner, so a process that lost its lease (paused past the expiry) can tell that it
-is no longer the owner before it acts.  When an owner dies, its key expires and another process
-takes the game over: at most a lease's length, plus one check, later.
+lease.  Taking a lease also counts up ``PREFIX:fence:GAME``, a token that grows with every new
+owner (returned by :meth:`RedisLeases.take`).  The writes themselves are fenced by the database:
+a move is stored only on top of the ply before it, and an end only while the game is still in
+play at its ply, so a process that lost its lease without knowing it (paused past the expiry)
+cannot store over the new owner; its next renewal fails and it stops acting for the game.  When
+an owner dies, its key expires and another process takes the game over: at most a lease's
+length, plus one check, later.
 
 Renewal and release only touch a key the process still holds (a short Lua script compares and
 acts in one step).

@@ -169,7 +169,7 @@ def room_record(room: GameRoom) -> RoomRecord:
         start_sfen=board.starting_sfen,
         sfen=board.sfen(),
         headers=tuple(headers.items()),
-        moves=tuple((move.usi(), round(played.spent.total_seconds() * 1000))
+        moves=tuple((move.usi(), played.spent_ms)
                     for move, played in zip(board.move_stack, room.state.moves, strict=True)),
         outcome=None if outcome is None else (
             outcome.termination.value, None if outcome.winner is None else int(outcome.winner), outcome.detail),

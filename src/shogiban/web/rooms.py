@@ -20,7 +20,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any, Literal, Protocol
 
@@ -175,11 +175,6 @@ def _forms(board: Board, move: Move, previous: int | None) -> dict[str, str]:
     return move_forms(board, move, previous_to=previous)
 
 
-def spent_ms(played: game.PlayedMove) -> int:
-    """The time a move took, in whole milliseconds (as stored)."""
-    return round(played.spent.total_seconds() * 1000)
-
-
 def outcome_info(outcome: Outcome | None) -> OutcomeInfo | None:
     """An outcome for clients."""
     if outcome is None:
@@ -257,8 +252,6 @@ class GameRoom:
         self._announcing: set[asyncio.Task[None]] = set()
         self.owner = services.leases is None
         """This process carries out the game's flag fall and computer turn (see :meth:`claim`)."""
-        self.fence = 0
-        """The fencing token of this process's lease (0: none, or only one process)."""
         self.thinking = False
         self._engine_task: asyncio.Task[None] | None = None
         self._hint_task: asyncio.Task[None] | None = None
@@ -414,7 +407,7 @@ class GameRoom:
         """The record so far."""
         return [
             {"ply": i + 1, "usi": played.usi, "label": self.notations[i][0], "forms": self.notations[i][1],
-             "spent_ms": spent_ms(played)}
+             "spent_ms": played.spent_ms}
             for i, played in enumerate(self.state.moves)
         ]
 
@@ -526,13 +519,14 @@ class GameRoom:
         entry: MoveEntry | None = None
         board = self.state.board()
         labels = [
-            (Move.from_usi(e.usi), round(e.spent.total_seconds() * 1000))
+            (Move.from_usi(e.usi), game.PlayedMove(e.usi, e.spent).spent_ms)
             for e in events if isinstance(e, game.MovePlayed)
         ]
         ended = following.outcome if following.status is Status.OVER and not self.state.over else None
         store = self.services.store
         clock = following.clock.to_dict()
         core = stored_state(following)
+        proposed = any(isinstance(e, game.ImpasseProposed) for e in events)
         try:
             if labels:
                 move, spent = labels[0]
@@ -548,7 +542,7 @@ class GameRoom:
                 await store.run(store.store.update, self.id, at_ply=following.ply, status="over",
                                 outcome=ended.to_dict(), clock=clock,
                                 state=core)
-            elif core != stored_state(self.state):  # a proposal made or withdrawn
+            elif proposed:  # a 持将棋 proposal waits for the opponent
                 await store.run(store.store.update, self.id, at_ply=following.ply, clock=clock, state=core)
         except StaleGameError as error:
             # Another process stored this ply first: nothing was written here.
@@ -613,9 +607,7 @@ class GameRoom:
         store = self.services.store
         stored = await store.run(store.store.load, self.id)
         if stored is not None:
-            loop = asyncio.get_running_loop()
-            fresh = await loop.run_in_executor(self.services.cpu, GameRoom, stored, self.services)
-            self.adopt(fresh)
+            self.adopt(await build_room(stored, self.services))
 
     async def extend(self, tail: StoredGame) -> bool:
         """Take one move another process stored, from *tail* (the game row and the moves from
@@ -904,8 +896,7 @@ class GameRoom:
             return True
         if self.state.over:
             return False
-        token = await leases.take(self.id)
-        self.owner, self.fence = token is not None, token or 0
+        self.owner = await leases.take(self.id) is not None
         return self.owner
 
     def disown(self) -> None:
@@ -953,7 +944,7 @@ class RoomManager:
                 if stored is None:
                     self._loading.pop(game_id, None)
                     return None
-                room = await self._build(stored)
+                room = await build_room(stored, self.services)
                 self.rooms[game_id] = room
                 await room.claim()
                 room.activate()
@@ -975,14 +966,7 @@ class RoomManager:
                 return
         stored = await store.run(store.store.load, game_id)
         if stored is not None:
-            await room.reload(await self._build(stored))
-
-    async def _build(self, stored: StoredGame) -> GameRoom:
-        """The room of *stored*, built on the services' CPU executor (it is nobody's yet)."""
-        if self.services.cpu is None:
-            return GameRoom(stored, self.services)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.services.cpu, GameRoom, stored, self.services)
+            await room.reload(await build_room(stored, self.services))
 
     async def create(self, setup: NewGame) -> tuple[GameRoom, str]:
         """Start a game; returns the room and the creator's token (a friend's game also has an
@@ -1019,7 +1003,7 @@ class RoomManager:
             moves=[(usi, 0) for usi in setup.moves],
             invite=secrets.token_urlsafe(18) if setup.mode == "friend" else None,
         )
-        room = await self._build(stored)  # before storing: a game that cannot be built is not kept
+        room = await build_room(stored, self.services)  # before storing: a game that cannot be built is not kept
         store = self.services.store
         await store.run(store.store.create, stored)
         self.rooms[game_id] = room
@@ -1085,7 +1069,7 @@ class RoomManager:
         stored = await store.run(store.store.load, room.id)
         if stored is None:
             return
-        fresh = await self._build(stored)
+        fresh = await build_room(stored, self.services)
         async with room.lock:
             room.adopt(fresh)
             room.owner = True
@@ -1108,6 +1092,15 @@ class RoomManager:
             room.close()
 
 
+async def build_room(stored: StoredGame, services: Services) -> GameRoom:
+    """The room of *stored*, built on the services' CPU executor (replaying and labelling every
+    move is work for a thread, not the event loop), or in place without one."""
+    if services.cpu is None:
+        return GameRoom(stored, services)
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(services.cpu, GameRoom, stored, services)
+
+
 #: The version of :func:`stored_state`'s form.
 STATE_VERSION = 1
 #: What the game row keeps in columns and rows of its own (written in the same transaction).
@@ -1117,7 +1110,8 @@ _OWN_COLUMNS = ("moves", "clock", "status", "outcome")
 def stored_state(state: GameState) -> dict[str, Any]:
     """The part of :meth:`GameState.to_dict` the ``state`` column keeps: all but the moves, the
     clock, the status and the outcome (see :class:`shogiban.web.store.GameRow`)."""
-    data = state.to_dict()
+    # Those are left out before serialising: a long game's moves are not written out per action.
+    data = replace(state, moves=(), clock=Clock(), outcome=None).to_dict()
     for key in _OWN_COLUMNS:
         data.pop(key, None)
     data["version"] = STATE_VERSION

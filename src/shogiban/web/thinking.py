@@ -166,8 +166,6 @@ class ThinkingPlayer:
         self.now = now
         self.movetime = movetime
         self.hint = hint
-        self.last: ThinkResult | None = None
-        """The service's last answer (its score and line, for a hint)."""
 
     def request(self, state: GameState) -> ThinkRequest:
         """What the service is asked for *state*: the game clock's limit unless a fixed time is set."""
@@ -193,7 +191,6 @@ class ThinkingPlayer:
             result = await self.thinker.think(self.request(state))
         except EngineError as error:
             return decision_from_error(state, error, self.name, now=self.now())
-        self.last = result
         if result.illegal is not None:
             return GameMove(result.illegal)
         if result.declare_win:

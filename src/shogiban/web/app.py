@@ -71,6 +71,7 @@ from shogiban.web.routing import (
     Upload,
     Uploaded,
     classify,
+    client_address,
     error_response,
     exception_handlers,
 )
@@ -117,10 +118,6 @@ def _foreign_origin(headers: Any, host: str | None) -> bool:
     except ValueError:  # an Origin that is not a URL at all
         return True
     return netloc not in hosts
-
-
-def _client_address(connection: HTTPConnection) -> str:
-    return connection.client.host if connection.client is not None else "unknown"
 
 
 def _set_token_cookie(response: Response, request: Request, game_id: str, token: str) -> None:
@@ -279,7 +276,7 @@ def create_app(
             raise RequestError("bad_origin", "requests from other sites are not accepted", 403)
 
     def limit_uploads(request: Request) -> None:
-        if not uploads.allow(_client_address(request), time.monotonic()):
+        if not uploads.allow(client_address(request), time.monotonic()):
             raise RequestError("too_fast", "too many records at once: please wait a little", 429)
 
     async def known_room(game_id: str) -> GameRoom:
@@ -355,7 +352,7 @@ def create_app(
             checked.body, usi_available=services.usi is not None))
         if setup.mode == "computer" and setup.opponent == "engine" and services.engines is None:
             raise RequestError("no_engine", "the built-in engine is not available on this server")
-        if not game_starts.allow(_client_address(request), time.monotonic()):
+        if not game_starts.allow(client_address(request), time.monotonic()):
             raise RequestError("too_fast", "too many new games at once: please wait a little", 429)
         room, token = await rooms().create(setup)
         body = {
@@ -424,7 +421,7 @@ def create_app(
             await websocket.close(code=4404)
             return
         role = room.role_of(websocket.cookies.get(cookie_name(game_id)))
-        address = _client_address(websocket)
+        address = client_address(websocket)
         refusal_reason = admission.admit(address, game_id, role)
         if refusal_reason is not None:
             await websocket.send_json(dict(error_message("busy", refusal_reason)))

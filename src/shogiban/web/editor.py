@@ -36,7 +36,7 @@ from shogiban.pieces import Color
 from shogiban.web.pages import render_shell
 from shogiban.web.parsing import ParsePool, ParseReply, error_reply
 from shogiban.web.rates import ConcurrencyLimit, ServerLimits
-from shogiban.web.routing import Checked, CheckedRoute
+from shogiban.web.routing import Checked, CheckedRoute, client_address
 from shogiban.web.schema import POSITION, RequestError, encode_json
 
 #: What the solver may spend on an editor's position.
@@ -121,7 +121,7 @@ async def api_solve(request: Request, checked: Checked) -> Response:
     solving: ConcurrencyLimit | None = getattr(request.app.state, "solving", None)
     if pool is None or solving is None:
         raise RequestError("busy", "the solver is not available on this server", 503)
-    address = request.client.host if request.client is not None else "unknown"
+    address = client_address(request)
     if not solving.enter(address):
         raise RequestError("too_fast", "a position of yours is being solved: wait for it first", 429)
     try:

@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketState
@@ -62,6 +62,11 @@ class Checked:
 
 Handler = Callable[[Request, Checked], Awaitable[Response]]
 SocketHandler = Callable[[WebSocket, dict[str, Any]], Awaitable[None]]
+
+
+def client_address(connection: HTTPConnection) -> str:
+    """The client's address, the key of its rates and caps (behind a proxy, the one it reports)."""
+    return connection.client.host if connection.client is not None else "unknown"
 
 
 def error_response(status: int, code: str, message: str) -> Response:

@@ -310,7 +310,7 @@ class BuiltinEngines:
     @property
     def waiting(self) -> int:
         """Searches waiting for a worker."""
-        return sum(1 for _, _, turn in self._waiting if not turn.done())
+        return len(self._waiting)
 
     async def _wait_turn(self, request: ThinkRequest) -> None:
         loop = asyncio.get_running_loop()
@@ -329,6 +329,9 @@ class BuiltinEngines:
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():  # given a worker just as it was cancelled
                 self._finished()
+            else:  # it leaves the queue now, so that stale requests never pile up in it
+                self._waiting = [entry for entry in self._waiting if entry[2] is not turn]
+                heapq.heapify(self._waiting)
             raise
         finally:
             if self._waiting_of.get(key) is turn:

@@ -540,19 +540,7 @@ class Position(_PositionState):
             others ^= low
             sq = low.bit_length() - 1
             piece = board[sq]
-            kind = KIND[piece]
-            if kind == 0:
-                dests = STEP[piece][sq] & target
-            elif kind == 1:
-                dests = _ray(S if piece & 16 else N, sq, occupied) & target
-            elif kind == 2:
-                dests = _bishop_attack(sq, occupied) & target
-            elif kind == 3:
-                dests = _rook_attack(sq, occupied) & target
-            elif kind == 4:
-                dests = (_bishop_attack(sq, occupied) | STEP[piece][sq]) & target
-            else:
-                dests = (_rook_attack(sq, occupied) | STEP[piece][sq]) & target
+            dests = piece_attacks(piece, sq, occupied) & target
             if low & pinned:
                 dests &= lines[sq]
             if dests:
@@ -769,3 +757,21 @@ def _bishop_attack(sq: int, occupied: int) -> int:
     if b:
         e ^= _RSE[(b & -b).bit_length() - 1]
     return a | c | d | e
+
+
+def piece_attacks(piece: int, sq: int, occupied: int) -> int:
+    """Squares the piece code *piece* on *sq* attacks with *occupied* blocking its slides: the one
+    place that knows how each kind of piece moves (the move, capture and check generators and the
+    search's threat tests all ask here)."""
+    kind = KIND[piece]
+    if kind == 0:
+        return STEP[piece][sq]
+    if kind == 1:
+        return _ray(S if piece & 16 else N, sq, occupied)
+    if kind == 2:
+        return _bishop_attack(sq, occupied)
+    if kind == 3:
+        return _rook_attack(sq, occupied)
+    if kind == 4:
+        return _bishop_attack(sq, occupied) | STEP[piece][sq]
+    return _rook_attack(sq, occupied) | STEP[piece][sq]

@@ -13,10 +13,8 @@ from shogiban.position import (
     KIND,
     PAWN_CHUNKS,
     Position,
-    _bishop_attack,
     _codes_for,
-    _ray,
-    _rook_attack,
+    piece_attacks,
 )
 
 # Per (piece, square) and destination set: the codes, without the pointless non-promotions of
@@ -85,20 +83,10 @@ def capture_codes(pos: Position) -> list[int]:
         others ^= low
         sq = low.bit_length() - 1
         piece = board[sq]
-        kind = KIND[piece]
-        if kind == 0:
-            # A pinned pawn may still push along its line onto the promotion zone.
-            dests = STEP[piece][sq] & (enemy | (ZONE[color] & ~occupied) if piece & 15 == 1 else enemy)
-        elif kind == 1:
-            dests = _ray(S if piece & 16 else N, sq, occupied) & enemy
-        elif kind == 2:
-            dests = _bishop_attack(sq, occupied) & enemy
-        elif kind == 3:
-            dests = _rook_attack(sq, occupied) & enemy
-        elif kind == 4:
-            dests = (_bishop_attack(sq, occupied) | STEP[piece][sq]) & enemy
-        else:
-            dests = (_rook_attack(sq, occupied) | STEP[piece][sq]) & enemy
+        # A pinned pawn may still push along its line onto the promotion zone.
+        dests = piece_attacks(piece, sq, occupied) & (
+            enemy | (ZONE[color] & ~occupied) if piece & 15 == 1 else enemy
+        )
         if low & pinned:
             dests &= lines[sq]
         if dests:

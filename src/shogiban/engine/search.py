@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from shogiban import zobrist
-from shogiban.bitboard import STEP, ZONE, N, S
+from shogiban.bitboard import ZONE
 from shogiban.board import Board
 from shogiban.engine.evaluate import MATERIAL, TEMPO, extras, full_score, move_delta
 from shogiban.engine.levels import LevelProfile
@@ -28,7 +28,7 @@ from shogiban.engines.results import InfoDict
 from shogiban.engines.score import PovScore, Score
 from shogiban.move import MOVES
 from shogiban.outcome import EnteringKingRule
-from shogiban.position import KIND, _bishop_attack, _ray, _rook_attack
+from shogiban.position import piece_attacks
 from shogiban.rules import declaration_status
 
 MATE = 100_000
@@ -80,19 +80,7 @@ def threatens(pos: Board, code: int) -> bool:
         if code >> 14:
             piece += 8
         occupied = (pos._occ[0] | pos._occ[1]) ^ (1 << frm)
-    kind = KIND[piece]
-    if kind == 0:
-        hits = STEP[piece][to]
-    elif kind == 1:
-        hits = _ray(S if color else N, to, occupied)
-    elif kind == 2:
-        hits = _bishop_attack(to, occupied)
-    elif kind == 3:
-        hits = _rook_attack(to, occupied)
-    elif kind == 4:
-        hits = _bishop_attack(to, occupied) | STEP[piece][to]
-    else:
-        hits = _rook_attack(to, occupied) | STEP[piece][to]
+    hits = piece_attacks(piece, to, occupied)
     them = color ^ 1
     hits &= pos._occ[them]
     if not hits:

@@ -21,12 +21,12 @@ from shogiban.move import MOVES, Move
 from shogiban.position import (
     DEAD_END,
     DROP_ALLOWED,
-    KIND,
     PROMOTION_FLAG,
     Position,
     _bishop_attack,
     _ray,
     _rook_attack,
+    piece_attacks,
 )
 
 __all__ = ["check_codes", "generate_checks", "gives_check_codes_slow"]
@@ -128,19 +128,7 @@ def check_codes(pos: Position) -> list[int]:
         sq = low.bit_length() - 1
         piece = board[sq]
         pt = piece & 15
-        kind = KIND[piece]
-        if kind == 0:
-            dests = STEP[piece][sq] & notown
-        elif kind == 1:
-            dests = _ray(S if piece & 16 else N, sq, occupied) & notown
-        elif kind == 2:
-            dests = _bishop_attack(sq, occupied) & notown
-        elif kind == 3:
-            dests = _rook_attack(sq, occupied) & notown
-        elif kind == 4:
-            dests = (_bishop_attack(sq, occupied) | STEP[piece][sq]) & notown
-        else:
-            dests = (_rook_attack(sq, occupied) | STEP[piece][sq]) & notown
+        dests = piece_attacks(piece, sq, occupied) & notown
         if low & pinned:
             dests &= pin_lines[sq]
         if not dests:

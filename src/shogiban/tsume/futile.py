@@ -21,8 +21,13 @@ move codes.
 
 from __future__ import annotations
 
-from shogiban.bitboard import BIT, KING8, STEP, ZONE
-from shogiban.position import DEAD_END, KIND, PROMOTION_FLAG, Position, _bishop_attack, _ray, _rook_attack
+from shogiban.bitboard import BIT, KING8, ZONE
+from shogiban.position import (
+    DEAD_END,
+    PROMOTION_FLAG,
+    Position,
+    piece_attacks,
+)
 
 __all__ = ["EvasionCache", "evasion_codes", "is_futile_drop", "is_mated", "is_mated_after_check", "king_has_flight"]
 
@@ -130,21 +135,6 @@ def _without_futile_drops(pos: Position, codes: list[int], cache: EvasionCache |
     return kept
 
 
-def _attacks(piece: int, sq: int, occupied: int) -> int:
-    kind = KIND[piece]
-    if kind == 0:
-        return STEP[piece][sq]
-    if kind == 1:
-        return _ray(1 if piece & 16 else 0, sq, occupied)  # S for gote, N for sente
-    if kind == 2:
-        return _bishop_attack(sq, occupied)
-    if kind == 3:
-        return _rook_attack(sq, occupied)
-    if kind == 4:
-        return _bishop_attack(sq, occupied) | STEP[piece][sq]
-    return _rook_attack(sq, occupied) | STEP[piece][sq]
-
-
 def _king_escapes_capture(pos: Position, csq: int, sq: int, ksq: int) -> bool:
     """Whether, once the checker on *csq* has taken a piece dropped on *sq*, the king (on *ksq*)
     can step to a safe square or take the checker, whatever the checker promoted to."""
@@ -155,10 +145,10 @@ def _king_escapes_capture(pos: Position, csq: int, sq: int, ksq: int) -> bool:
     flights = KING8[ksq] & ~pos._occ[defender]
     if not flights:
         return False
-    reach = _attacks(piece, sq, occupied)
+    reach = piece_attacks(piece, sq, occupied)
     pt = piece & 15
     if 1 <= pt <= 6 and (ZONE[attacker] >> csq & 1 or ZONE[attacker] >> sq & 1):
-        reach |= _attacks(piece + 8, sq, occupied)
+        reach |= piece_attacks(piece + 8, sq, occupied)
     flights &= ~reach
     if not flights:
         return False

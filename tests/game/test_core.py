@@ -21,9 +21,9 @@ from shogiban.game import (
     ImpasseAgreement,
     ImpasseProposed,
     Mode,
-    Move,
     MovePlayed,
     MovesTakenBack,
+    PlayMove,
     RefusedError,
     Resign,
     Role,
@@ -50,7 +50,7 @@ MATE_IN_ONE = "4k4/9/4G4/9/9/9/9/9/4K4 b G 1"
 
 
 def actions() -> list[Action]:
-    return [Move("7g7f"), Resign(), Undo(), Declare(), ImpasseAgreement(), FlagFall(), EngineFailure(B, "crashed"),
+    return [PlayMove("7g7f"), Resign(), Undo(), Declare(), ImpasseAgreement(), FlagFall(), EngineFailure(B, "crashed"),
             Abandon(), Start()]
 
 
@@ -73,7 +73,7 @@ def run(state: GameState, *steps: Action, now: float = 1.0) -> GameState:
 
 FRIEND_PLAYING = {
     #            BLACK            WHITE            BOTH              SPECTATOR    SYSTEM
-    "Move": (None, "not_your_turn", None, "spectator", None),
+    "PlayMove": (None, "not_your_turn", None, "spectator", None),
     "Resign": (None, None, None, "spectator", None),
     "Undo": ("not_allowed", "not_allowed", "not_allowed", "spectator", "not_allowed"),
     "Declare": ("cannot_declare", "not_your_turn", "cannot_declare", "spectator", "cannot_declare"),
@@ -84,7 +84,7 @@ FRIEND_PLAYING = {
     "Start": ("not_allowed", "not_allowed", "not_allowed", "spectator", "not_allowed"),
 }
 FRIEND_WAITING = {
-    "Move": ("waiting", "waiting", "waiting", "spectator", "waiting"),
+    "PlayMove": ("waiting", "waiting", "waiting", "spectator", "waiting"),
     "Resign": (None, None, None, "spectator", None),
     "Undo": ("not_allowed", "not_allowed", "not_allowed", "spectator", "waiting"),
     "Declare": ("waiting", "waiting", "waiting", "spectator", "waiting"),
@@ -95,7 +95,7 @@ FRIEND_WAITING = {
     "Start": ("not_allowed", "not_allowed", "not_allowed", "spectator", None),
 }
 FRIEND_OVER = {
-    "Move": ("game_over", "game_over", "game_over", "spectator", "game_over"),
+    "PlayMove": ("game_over", "game_over", "game_over", "spectator", "game_over"),
     "Resign": ("game_over", "game_over", "game_over", "spectator", "game_over"),
     "Undo": ("not_allowed", "not_allowed", "not_allowed", "spectator", "game_over"),
     "Declare": ("game_over", "game_over", "game_over", "spectator", "game_over"),
@@ -125,9 +125,9 @@ def states() -> list[GameState]:
     for mode in Mode:
         engines = (False, True) if mode is Mode.COMPUTER else (True, True) if mode is Mode.MATCH else (False, False)
         base = GameState.new(mode=mode, engines=engines, clock=Clock(TimeControl.of(10)), now=0.0)
-        found += [base, replace(base, status=Status.WAITING), run(base, Resign()), run(base, Move("7g7f"))]
+        found += [base, replace(base, status=Status.WAITING), run(base, Resign()), run(base, PlayMove("7g7f"))]
         found.append(GameState.new(mode=mode, engines=engines, start_sfen=DECLARABLE, now=0.0))
-        found.append(run(GameState.new(mode=mode, engines=engines, start_sfen=MATE_IN_ONE, now=0.0), Move("G*5b")))
+        found.append(run(GameState.new(mode=mode, engines=engines, start_sfen=MATE_IN_ONE, now=0.0), PlayMove("G*5b")))
     return found
 
 
@@ -135,8 +135,9 @@ def states() -> list[GameState]:
 def test_allowed_and_apply_agree(state: GameState) -> None:
     """Whatever allowed() lets through, apply() does; what check() refuses, apply() refuses alike."""
     for role in ROLES:
-        for action in [*actions(), Move("G*5b"), Move("5a4a"), Move("bogus"), Declare(ply=0), Resign(ply=3)]:
-            if isinstance(action, Move) and action.usi == "7g7f" and state.start_sfen != GameState().start_sfen:
+        extra = [PlayMove("G*5b"), PlayMove("5a4a"), PlayMove("bogus"), Declare(ply=0), Resign(ply=3)]
+        for action in [*actions(), *extra]:
+            if isinstance(action, PlayMove) and action.usi == "7g7f" and state.start_sfen != GameState().start_sfen:
                 continue
             refusal = allowed(state, role, action)
             if refusal is None and not isinstance(action, FlagFall):
@@ -155,38 +156,38 @@ def test_allowed_and_apply_agree(state: GameState) -> None:
 
 def test_move_charges_the_clock_and_records_the_time() -> None:
     state = playing(clock=Clock(TimeControl.of(60)))
-    state, events = apply(state, Move("7g7f", ply=0), 7.5)
+    state, events = apply(state, PlayMove("7g7f", ply=0), 7.5)
     assert events[0] == MovePlayed(1, "7g7f", timedelta(seconds=7.5))
     assert isinstance(events[1], ClockUpdated)
     assert events[1].clock.remaining[B] == timedelta(seconds=52.5)
     assert state.turn == W
     assert state.moves[0].spent == timedelta(seconds=7.5)
     assert state.clock.running == W
-    assert code(state, Role.BLACK, Move("3c3d")) == "not_your_turn"
-    assert code(state, Role.WHITE, Move("3c3d", ply=0)) == "stale_ply"
+    assert code(state, Role.BLACK, PlayMove("3c3d")) == "not_your_turn"
+    assert code(state, Role.WHITE, PlayMove("3c3d", ply=0)) == "stale_ply"
 
 
 def test_illegal_and_unreadable_moves_are_refused_with_the_rule() -> None:
     state = playing()
-    assert code(state, Role.BLACK, Move("7g7e")) == "bad_piece_move"
-    assert code(state, Role.BLACK, Move("P*5e")) == "no_piece_in_hand"
-    assert code(state, Role.BLACK, Move("zz")) == "invalid_move"
+    assert code(state, Role.BLACK, PlayMove("7g7e")) == "bad_piece_move"
+    assert code(state, Role.BLACK, PlayMove("P*5e")) == "no_piece_in_hand"
+    assert code(state, Role.BLACK, PlayMove("zz")) == "invalid_move"
     with pytest.raises(RefusedError) as info:
-        apply(state, Move("7g7e"), 1.0)
+        apply(state, PlayMove("7g7e"), 1.0)
     assert info.value.code == "bad_piece_move"
     assert "7g7e" in str(info.value)
 
 
 def test_tournament_fouls_lose() -> None:
     state = playing(Mode.MATCH, engines=(True, True), tournament=True)
-    assert code(state, Role.SYSTEM, Move("7g7e")) is None
-    over, events = apply(state, Move("7g7e"), 1.0)
+    assert code(state, Role.SYSTEM, PlayMove("7g7e")) is None
+    over, events = apply(state, PlayMove("7g7e"), 1.0)
     assert over.outcome is not None
     assert over.outcome.termination is Termination.ILLEGAL_MOVE
     assert over.outcome.winner == W
     assert isinstance(events[-1], GameEnded)
     assert over.ply == 0
-    garbled, _ = apply(state, Move("hello"), 1.0)
+    garbled, _ = apply(state, PlayMove("hello"), 1.0)
     assert garbled.outcome is not None
     assert garbled.outcome.termination is Termination.ILLEGAL_MOVE
     assert "hello" in garbled.outcome.detail
@@ -197,7 +198,7 @@ def test_tournament_fouls_lose() -> None:
 
 def test_checkmate_ends_and_a_take_back_reopens_against_the_computer() -> None:
     state = playing(Mode.COMPUTER, engines=(False, True), start_sfen=MATE_IN_ONE)
-    state, events = apply(state, Move("G*5b"), 2.0)
+    state, events = apply(state, PlayMove("G*5b"), 2.0)
     assert state.status is Status.OVER
     assert state.outcome is not None
     assert state.outcome.termination is Termination.CHECKMATE
@@ -216,9 +217,9 @@ def test_checkmate_ends_and_a_take_back_reopens_against_the_computer() -> None:
 def test_take_back_against_the_computer_removes_the_reply_too() -> None:
     state = playing(Mode.COMPUTER, engines=(False, True), clock=Clock(TimeControl.of(60)))
     assert code(state, Role.BLACK, Undo()) == "nothing_to_undo"
-    state = run(state, Move("7g7f"))
+    state = run(state, PlayMove("7g7f"))
     assert code(state, Role.BLACK, Undo()) is None  # the engine is thinking: only the human's move
-    state = run(state, Move("3c3d"), now=2.0)
+    state = run(state, PlayMove("3c3d"), now=2.0)
     state, events = apply(state, Undo(), 5.0)
     assert events[0] == MovesTakenBack(2, 0)
     assert state.ply == 0
@@ -229,15 +230,15 @@ def test_take_back_against_the_computer_removes_the_reply_too() -> None:
 
 
 def test_local_take_back_is_one_move_and_friends_have_none() -> None:
-    state = run(playing(Mode.LOCAL), Move("7g7f"), Move("3c3d"))
+    state = run(playing(Mode.LOCAL), PlayMove("7g7f"), PlayMove("3c3d"))
     state, events = apply(state, Undo(), 2.0)
     assert events[0] == MovesTakenBack(1, 1)
-    friends = run(playing(Mode.FRIEND), Move("7g7f"))
+    friends = run(playing(Mode.FRIEND), PlayMove("7g7f"))
     assert code(friends, Role.BLACK, Undo()) == "not_allowed"
 
 
 def test_no_take_back_after_a_resignation() -> None:
-    state = run(playing(Mode.COMPUTER, engines=(False, True)), Move("7g7f"), Resign(B))
+    state = run(playing(Mode.COMPUTER, engines=(False, True)), PlayMove("7g7f"), Resign(B))
     assert code(state, Role.BLACK, Undo()) == "game_over"
 
 
@@ -299,7 +300,7 @@ def test_impasse_needs_both_friends() -> None:
     assert over.outcome.termination is Termination.IMPASSE
     assert isinstance(events[-1], GameEnded)
     # Any move withdraws the proposal.
-    moved = run(proposed, Move("5a4b"))
+    moved = run(proposed, PlayMove("5a4b"))
     assert moved.impasse_offer is None
 
 
@@ -327,7 +328,7 @@ def test_flag_fall() -> None:
 
 def test_a_late_move_loses_on_time_instead() -> None:
     state = playing(clock=Clock(TimeControl.of(5, byoyomi=5)))
-    over, events = apply(state, Move("7g7f"), 10.0)
+    over, events = apply(state, PlayMove("7g7f"), 10.0)
     assert over.ply == 0
     assert over.outcome is not None
     assert over.outcome.termination is Termination.TIME_FORFEIT
@@ -338,8 +339,8 @@ def test_a_late_move_loses_on_time_instead() -> None:
 
 
 def test_engine_failure_loses_for_that_side() -> None:
-    over, events = apply(run(playing(Mode.COMPUTER, engines=(False, True)), Move("7g7f")), EngineFailure(W, "crashed"),
-                         2.0)
+    moved = run(playing(Mode.COMPUTER, engines=(False, True)), PlayMove("7g7f"))
+    over, events = apply(moved, EngineFailure(W, "crashed"), 2.0)
     assert over.outcome is not None
     assert (over.outcome.termination, over.outcome.winner) == (Termination.ABANDONED, B)
     assert over.outcome.detail == "gote: crashed"
@@ -357,10 +358,10 @@ def test_abandon() -> None:
 
 def test_max_moves_and_repetition_end_the_game() -> None:
     state = playing(max_moves=2)
-    state = run(state, Move("7g7f"), Move("3c3d"))
+    state = run(state, PlayMove("7g7f"), PlayMove("3c3d"))
     assert state.outcome is not None
     assert state.outcome.termination is Termination.MAX_MOVES
-    shuffle = [Move(u) for u in ("5i4h", "5a4b", "4h5i", "4b5a")] * 3
+    shuffle = [PlayMove(u) for u in ("5i4h", "5a4b", "4h5i", "4b5a")] * 3
     state = run(playing(), *shuffle)
     assert state.outcome is not None
     assert state.outcome.termination is Termination.REPETITION
@@ -368,8 +369,8 @@ def test_max_moves_and_repetition_end_the_game() -> None:
 
 def test_engine_seats_do_not_take_human_moves() -> None:
     state = playing(Mode.COMPUTER, engines=(True, False))
-    assert code(state, Role.BLACK, Move("7g7f")) == "not_your_turn"
-    assert code(state, Role.SYSTEM, Move("7g7f")) is None
+    assert code(state, Role.BLACK, PlayMove("7g7f")) == "not_your_turn"
+    assert code(state, Role.SYSTEM, PlayMove("7g7f")) is None
     assert permissions(state, Role.WHITE) == {
         "move": False, "resign": True, "undo": False, "declare": False, "impasse": False, "abandon": True,
     }
@@ -380,7 +381,7 @@ def test_evolve_rebuilds_the_position_when_its_rules_change() -> None:
     state = playing()
     state.board()  # cached, not in tournament mode
     adjudicated = evolve(state, tournament=True)
-    over, _ = apply(adjudicated, Move("7g7e"), 1.0)
+    over, _ = apply(adjudicated, PlayMove("7g7e"), 1.0)
     assert over.outcome is not None
     assert over.outcome.termination is Termination.ILLEGAL_MOVE
 
@@ -411,15 +412,15 @@ def test_a_failed_declaration_names_the_unmet_condition_by_its_code() -> None:
 def test_an_engine_decision_is_adjudicated_without_replaying_the_game() -> None:
     # The review: adjudication flipped `tournament` on and off, replaying the whole game twice per
     # engine move.  apply(..., adjudicate=True) judges a foul as a loss on a copy of the position.
-    state = run(playing(Mode.COMPUTER, engines=(False, True)), Move("7g7f"))
-    following, _ = apply(state, Move("3c3d"), 2.0, adjudicate=True)
+    state = run(playing(Mode.COMPUTER, engines=(False, True)), PlayMove("7g7f"))
+    following, _ = apply(state, PlayMove("3c3d"), 2.0, adjudicate=True)
     assert following.tournament is False
     assert following._cached_board is not None  # the position carried over, not rebuilt
-    fouled, _ = apply(state, Move("5a5e"), 2.0, adjudicate=True)
+    fouled, _ = apply(state, PlayMove("5a5e"), 2.0, adjudicate=True)
     assert fouled.outcome is not None
     assert fouled.outcome.termination is Termination.ILLEGAL_MOVE
     assert fouled.outcome.detail == "gote: 5a5e (a king on 5a cannot move to 5e)"
-    assert code(state, Role.WHITE, Move("5a5e")) is not None  # a person's foul is still refused
+    assert code(state, Role.WHITE, PlayMove("5a5e")) is not None  # a person's foul is still refused
     failed, _ = apply(state, Declare(), 2.0, adjudicate=True)
     assert failed.outcome is not None
     assert failed.outcome.termination is Termination.ILLEGAL_MOVE

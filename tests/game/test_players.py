@@ -18,7 +18,7 @@ from shogiban.game import (
     FlagFall,
     GameState,
     Mode,
-    Move,
+    PlayMove,
     Resign,
     TimeControl,
     apply,
@@ -52,21 +52,21 @@ def choose(engine: ScriptedEngine, state: GameState, **kwargs: Any) -> object:
 
 def test_results_become_actions() -> None:
     state = GameState.new()
-    assert decision_from_result(state, PlayResult(BoardMove.from_usi("7g7f"))) == Move("7g7f")
+    assert decision_from_result(state, PlayResult(BoardMove.from_usi("7g7f"))) == PlayMove("7g7f")
     assert decision_from_result(state, PlayResult(None, resigned=True)) == Resign(Color.BLACK)
     assert decision_from_result(state, PlayResult(None, declared_win=True)) == Declare()
 
 
 def test_the_clock_goes_to_the_engine_as_byoyomi_not_movetime() -> None:
     engine = ScriptedEngine(PlayResult(BoardMove.from_usi("7g7f")), PlayResult(BoardMove.from_usi("7g7f")))
-    assert choose(engine, GameState.new(clock=Clock(TimeControl.of(30, byoyomi=5)))) == Move("7g7f")
+    assert choose(engine, GameState.new(clock=Clock(TimeControl.of(30, byoyomi=5)))) == PlayMove("7g7f")
     assert engine.limits[0].go_args() == ["btime", "30000", "wtime", "30000", "byoyomi", "5000"]
     choose(engine, GameState.new(), movetime=0.5)
     assert engine.limits[1].go_args() == ["btime", "0", "wtime", "0", "byoyomi", "500"]
 
 
 def test_a_crash_loses_for_the_engine_side() -> None:
-    state, _ = apply(GameState.new(mode=Mode.COMPUTER, engines=(False, True)), Move("7g7f"), 1.0)
+    state, _ = apply(GameState.new(mode=Mode.COMPUTER, engines=(False, True)), PlayMove("7g7f"), 1.0)
     decision = choose(ScriptedEngine(EngineTerminatedError("exited with code 1")), state)
     assert isinstance(decision, EngineFailure)
     assert decision.color == Color.WHITE
@@ -82,9 +82,9 @@ def test_other_failures() -> None:
     assert isinstance(decision_from_error(GameState.new(), EngineTimeoutError("silent")), EngineFailure)
     assert isinstance(decision_from_error(GameState.new(), EngineError("garbage")), EngineFailure)
     foul = EngineMoveError("bad", "7g7e")
-    assert decision_from_error(GameState.new(tournament=True), foul) == Move("7g7e")
+    assert decision_from_error(GameState.new(tournament=True), foul) == PlayMove("7g7e")
     # Played as sent in any mode: the front end adjudicates it (game.adjudicate) as a foul.
-    assert decision_from_error(GameState.new(), foul) == Move("7g7e")
+    assert decision_from_error(GameState.new(), foul) == PlayMove("7g7e")
 
 
 def test_queued_human() -> None:
@@ -93,10 +93,10 @@ def test_queued_human() -> None:
         waiting = asyncio.ensure_future(human.choose(GameState.new()))
         await asyncio.sleep(0)
         assert not waiting.done()
-        human.submit(Move("2g2f"))
+        human.submit(PlayMove("2g2f"))
         return await waiting
 
-    assert asyncio.run(scenario()) == Move("2g2f")
+    assert asyncio.run(scenario()) == PlayMove("2g2f")
 
 
 @pytest.mark.timeout(60)
@@ -109,5 +109,5 @@ def test_the_builtin_engine_plays_through_the_protocol() -> None:
             await engine.quit()
 
     decision = asyncio.run(scenario())
-    assert isinstance(decision, Move)
+    assert isinstance(decision, PlayMove)
     assert Board().is_legal(BoardMove.from_usi(decision.usi))

@@ -14,7 +14,7 @@ from shogiban.game import (
     GameState,
     ImpasseAgreement,
     Mode,
-    Move,
+    PlayMove,
     Resign,
     Role,
     Status,
@@ -40,7 +40,7 @@ def test_new_starts_the_clock_unless_waiting() -> None:
 
 
 def test_board_is_a_copy() -> None:
-    state, _ = apply(GameState.new(), Move("7g7f"), 1.0)
+    state, _ = apply(GameState.new(), PlayMove("7g7f"), 1.0)
     board = state.board()
     board.push(board.parse_usi("3c3d"))
     assert state.board().ply == 1
@@ -50,7 +50,7 @@ def test_board_is_a_copy() -> None:
 def test_round_trip_through_json() -> None:
     state = GameState.new(mode=Mode.FRIEND, start_sfen=DECLARABLE, rule=EnteringKingRule.POINTS_24, max_moves=200,
                           clock=Clock(TimeControl.of(60, byoyomi=10, periods=2), timing=Timing.CSA), now=0.0)
-    state, _ = apply(state, Move("5a4b"), 3.5)
+    state, _ = apply(state, PlayMove("5a4b"), 3.5)
     state, _ = apply(state, ImpasseAgreement(Color.BLACK), 4.0)
     data = json.loads(json.dumps(state.to_dict()))
     restored = GameState.from_dict(data)

@@ -14,9 +14,8 @@ import pytest
 
 from shogiban import i18n
 
-#: The module shogiban.i18n.messages (the package's attribute of that name is its function
-#: ``messages``, so the module is taken from the import system).
-catalog = importlib.import_module("shogiban.i18n.messages")
+#: The module behind the package's lookup functions.
+catalog = importlib.import_module("shogiban.i18n.catalogue")
 PACKAGE = Path(catalog.__file__).resolve().parent
 TAGS = [i18n.language_tag(language) for language in i18n.LANGUAGES]
 DOMAINS = {"language", "format", "side", "piece", "rules", "termination", "error", "ui", "terminal", "learn",

@@ -15,8 +15,7 @@ from usi_fakes import HANDSHAKE, Fake
 from shogiban import Board
 from shogiban.engines import Limit
 from shogiban.engines.limit import DEFAULT_MOVETIME
-from shogiban.game import Clock, EnginePlayer, GameState, TimeControl, clock_limit
-from shogiban.game import Move as GameMove
+from shogiban.game import Clock, EnginePlayer, GameState, PlayMove, TimeControl, clock_limit
 from shogiban.usi import popen_usi
 from shogiban.web.thinking import ThinkRequest, UsiEngines
 
@@ -96,7 +95,7 @@ def test_the_terminal_game_sends_it(fake: FakeFactory, game_clock: Clock | None,
             decision = await player.choose(GameState.new(clock=game_clock or Clock()))
         finally:
             await engine.quit()
-        assert isinstance(decision, GameMove)
+        assert isinstance(decision, PlayMove)
         return decision.usi
 
     assert asyncio.run(main()) == "7g7f"

@@ -363,7 +363,7 @@ def test_match_players_decide_through_the_game_cores_player_protocol() -> None:
     player: game.Player = MatchPlayer(ScriptedPlayer("a", ["7g7f"]), depth=None, nodes=None, margin=1.0,
                                       now=lambda: 0.0)
     decided = asyncio.run(player.choose(state))
-    assert isinstance(decided, game.Move)
+    assert isinstance(decided, game.PlayMove)
     assert decided.usi == "7g7f"
     crashed = MatchPlayer(ScriptedPlayer("b", ["crash"]), depth=None, nodes=None, margin=1.0, now=lambda: 0.0)
     decision = asyncio.run(crashed.choose(state))

@@ -92,14 +92,14 @@ def test_usi_engine_resigns() -> None:
 
 def test_usi_engine_illegal_move_is_reported_by_name_and_reason() -> None:
     # Issue "One player, one stored game state", bug 1: the game recorded an "unreadable move".
-    from shogiban.game import GameState, Mode, Move, apply, evolve
+    from shogiban.game import GameState, Mode, PlayMove, apply, evolve
     from shogiban.outcome import Termination
 
     result = usi_think("illegal")
     assert result.move is None
     assert result.illegal == "5a5e"
-    state, _ = apply(GameState.new(mode=Mode.COMPUTER, now=0.0, engines=(False, True)), Move("7g7f"), 1.0)
-    over, _ = apply(evolve(state, tournament=True), Move(result.illegal), 2.0)
+    state, _ = apply(GameState.new(mode=Mode.COMPUTER, now=0.0, engines=(False, True)), PlayMove("7g7f"), 1.0)
+    over, _ = apply(evolve(state, tournament=True), PlayMove(result.illegal), 2.0)
     assert over.outcome is not None
     assert over.outcome.termination is Termination.ILLEGAL_MOVE
     assert over.outcome.detail == "gote: 5a5e (a king on 5a cannot move to 5e)"

@@ -1,7 +1,7 @@
 """One game core for every front end: a pure, serialisable game state and its transitions.
 
 :class:`GameState` holds everything about a game (position, moves, clock, status, outcome);
-:func:`apply` turns it and an action (:class:`Move`, :class:`Resign`, ...) into the next state and
+:func:`apply` turns it and an action (:class:`PlayMove`, :class:`Resign`, ...) into the next state and
 the events a front end shows; :func:`allowed` says whether a role may take an action (to show
 buttons and to refuse).  The web room, the terminal session and the match runner keep only their
 input and output.
@@ -14,13 +14,12 @@ from shogiban.game.actions import (
     EngineFailure,
     FlagFall,
     ImpasseAgreement,
-    Move,
+    PlayMove,
     Resign,
     Start,
     Undo,
 )
 from shogiban.game.clock import Clock, Timing
-from shogiban.game.clock_limit import clock_limit
 from shogiban.game.core import (
     UNDOABLE_ENDS,
     RefusedError,
@@ -51,6 +50,7 @@ from shogiban.game.players import (
     decision_from_result,
 )
 from shogiban.game.state import GameDataError, GameState, Mode, PlayedMove, Role, Status
+from shogiban.game.time_budget import clock_limit
 from shogiban.game.timecontrol import TimeControl, TimeControlError
 
 __all__ = [
@@ -72,9 +72,9 @@ __all__ = [
     "ImpasseAgreement",
     "ImpasseProposed",
     "Mode",
-    "Move",
     "MovePlayed",
     "MovesTakenBack",
+    "PlayMove",
     "PlayedMove",
     "Player",
     "QueuedPlayer",

@@ -13,8 +13,8 @@ from shogiban.pieces import Color
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
-    """Play a move, in USI notation.  ``Move()`` without one asks :func:`allowed` whether the
+class PlayMove:
+    """Play a move, in USI notation.  ``PlayMove()`` without one asks :func:`allowed` whether the
     role may move at all."""
 
     usi: str = ""
@@ -78,9 +78,10 @@ class Start:
     """A game that waited for its second player begins."""
 
 
-Action: TypeAlias = Move | Resign | Undo | Declare | ImpasseAgreement | FlagFall | EngineFailure | Abandon | Start
+Action: TypeAlias = PlayMove | Resign | Undo | Declare | ImpasseAgreement | FlagFall | EngineFailure | Abandon | Start
 """Any action."""
 
 __all__ = [
-    "Abandon", "Action", "Declare", "EngineFailure", "FlagFall", "ImpasseAgreement", "Move", "Resign", "Start", "Undo",
+    "Abandon", "Action", "Declare", "EngineFailure", "FlagFall", "ImpasseAgreement", "PlayMove", "Resign", "Start",
+    "Undo",
 ]

@@ -1,11 +1,11 @@
 """The game's rules of procedure: :func:`allowed` and :func:`apply`.
 
->>> from shogiban.game import GameState, Move, Resign, Role, apply, allowed
+>>> from shogiban.game import GameState, PlayMove, Resign, Role, apply, allowed
 >>> state = GameState.new(now=0.0)
->>> state, events = apply(state, Move("7g7f"), now=3.0)
+>>> state, events = apply(state, PlayMove("7g7f"), now=3.0)
 >>> [type(e).__name__ for e in events]
 ['MovePlayed', 'ClockUpdated']
->>> allowed(state, Role.BLACK, Move("3c3d")).code
+>>> allowed(state, Role.BLACK, PlayMove("3c3d")).code
 'not_your_turn'
 >>> state, events = apply(state, Resign(), now=5.0)
 >>> state.outcome.detail, state.outcome.result()
@@ -25,7 +25,7 @@ from shogiban.game.actions import (
     EngineFailure,
     FlagFall,
     ImpasseAgreement,
-    Move,
+    PlayMove,
     Resign,
     Start,
     Undo,
@@ -108,7 +108,7 @@ def allowed(state: GameState, role: Role, action: Action, *, adjudicate: bool = 
     """Why *role* may not take *action* in *state*, or None if it may.
 
     The same answer decides which buttons a front end shows and whether a request is refused;
-    ``Move()`` without a move asks whether *role* may move at all.  With *adjudicate* a foul is
+    ``PlayMove()`` without a move asks whether *role* may move at all.  With *adjudicate* a foul is
     not refused (it loses: see :func:`apply`).
     """
     if role is Role.SPECTATOR:
@@ -125,7 +125,7 @@ def allowed(state: GameState, role: Role, action: Action, *, adjudicate: bool = 
 def _role_refusal(state: GameState, action: Action) -> Refusal | None:
     if isinstance(action, _SYSTEM_ONLY):
         return _refuse("not_allowed", "only the game itself may do that")
-    if state.mode is Mode.MATCH and not isinstance(action, Move | Resign | Declare):
+    if state.mode is Mode.MATCH and not isinstance(action, PlayMove | Resign | Declare):
         return _refuse("not_allowed", "a match allows moves, resignations and declarations only")
     if isinstance(action, Abandon):
         if state.status is Status.WAITING or state.mode in (Mode.LOCAL, Mode.COMPUTER):
@@ -140,7 +140,7 @@ def _turn_refusal(state: GameState, role: Role, action: Action) -> Refusal | Non
     if isinstance(action, Abandon | Undo):
         return None
     color = acting_color(state, role, action)
-    if isinstance(action, Move | Declare) and (not role.covers(color) or state.engines[color]):
+    if isinstance(action, PlayMove | Declare) and (not role.covers(color) or state.engines[color]):
         return _refuse("not_your_turn", f"it is {_SIDE[color]}'s turn", side=_SIDE[color])
     if not role.covers(color):
         return _refuse("not_your_turn", f"you do not play {_SIDE[color]}", side=_SIDE[color])
@@ -174,7 +174,7 @@ def check(state: GameState, action: Action, *, adjudicate: bool = False) -> Refu
     ply = getattr(action, "ply", None)
     if ply is not None and ply != state.ply:
         return _refuse("stale_ply", f"stale request: ply {ply!r} but {state.ply} moves have been played", ply=state.ply)
-    if isinstance(action, Move):
+    if isinstance(action, PlayMove):
         return None if adjudicate else _move_refusal(state, action)
     if isinstance(action, Declare):
         if not (state.tournament or adjudicate):
@@ -207,7 +207,7 @@ def _undo_refusal(state: GameState, action: Undo) -> Refusal | None:
     return None
 
 
-def _move_refusal(state: GameState, action: Move) -> Refusal | None:
+def _move_refusal(state: GameState, action: PlayMove) -> Refusal | None:
     if not action.usi or state.tournament:
         return None  # the probe, or a foul the rules record as a loss
     board = state.board()
@@ -254,9 +254,9 @@ def apply(
         if not state.clock.is_flagged(now):
             raise RefusedError(_refuse("not_allowed", "the clock has not run out"))
         return _flag(state, now)
-    if isinstance(action, Move | Declare) and state.clock.is_flagged(now):
+    if isinstance(action, PlayMove | Declare) and state.clock.is_flagged(now):
         return _flag(state, now)
-    if isinstance(action, Move):
+    if isinstance(action, PlayMove):
         return _move(state, action, now, adjudicate)
     if isinstance(action, Declare):
         board = state.board()
@@ -285,7 +285,7 @@ def _end(state: GameState, outcome: Outcome, now: float) -> tuple[GameState, lis
     return ended, [ClockUpdated(clock), GameEnded(outcome)]
 
 
-def _move(state: GameState, action: Move, now: float, adjudicate: bool = False) -> tuple[GameState, list[Event]]:
+def _move(state: GameState, action: PlayMove, now: float, adjudicate: bool = False) -> tuple[GameState, list[Event]]:
     board = state.board()
     try:
         move = BoardMove.from_usi(action.usi)
@@ -328,7 +328,7 @@ def _undo(state: GameState, now: float) -> tuple[GameState, list[Event]]:
 def permissions(state: GameState, role: Role) -> dict[str, bool]:
     """Which buttons *role* sees: ``move``, ``resign``, ``undo``, ``declare``, ``impasse``, ``abandon``."""
     probes: dict[str, Action] = {
-        "move": Move(), "resign": Resign(), "undo": Undo(), "declare": Declare(),
+        "move": PlayMove(), "resign": Resign(), "undo": Undo(), "declare": Declare(),
         "impasse": ImpasseAgreement(), "abandon": Abandon(),
     }
     return {name: allowed(state, role, probe) is None for name, probe in probes.items()}

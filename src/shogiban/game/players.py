@@ -20,13 +20,13 @@ from typing import Protocol, TypeAlias
 
 from shogiban.engines import Engine, PlayResult
 from shogiban.errors import EngineError, EngineMoveError, EngineTerminatedError, EngineTimeoutError
-from shogiban.game.actions import Abandon, Declare, EngineFailure, FlagFall, ImpasseAgreement, Move, Resign, Undo
-from shogiban.game.clock_limit import clock_limit
+from shogiban.game.actions import Abandon, Declare, EngineFailure, FlagFall, ImpasseAgreement, PlayMove, Resign, Undo
 from shogiban.game.core import allowed, apply
 from shogiban.game.events import Event
 from shogiban.game.state import GameState, Role
+from shogiban.game.time_budget import clock_limit
 
-Decision: TypeAlias = Move | Resign | Declare | ImpasseAgreement | Undo | Abandon | EngineFailure | FlagFall
+Decision: TypeAlias = PlayMove | Resign | Declare | ImpasseAgreement | Undo | Abandon | EngineFailure | FlagFall
 """What a player decides: an action for the side to move."""
 
 
@@ -47,7 +47,7 @@ def decision_from_result(state: GameState, result: PlayResult) -> Decision:
     if result.declared_win:
         return Declare()
     assert result.move is not None
-    return Move(result.move.usi())
+    return PlayMove(result.move.usi())
 
 
 def decision_from_error(
@@ -57,7 +57,7 @@ def decision_from_error(
     loses on time only if its clock has run out by then (else it failed)."""
     color = state.turn
     if isinstance(error, EngineMoveError):
-        return Move(error.text)  # played as sent: adjudicate() makes it a foul that loses
+        return PlayMove(error.text)  # played as sent: adjudicate() makes it a foul that loses
     if isinstance(error, EngineTerminatedError):
         return EngineFailure(color, f"{name} crashed ({error})")
     if isinstance(error, EngineTimeoutError) and state.clock.control.enabled and (

@@ -2,7 +2,7 @@
 
 Every message, rule explanation, piece name and UI string lives in the data files beside this
 package (``en.json``, ``ja.json``, ``zh-Hant.json``, ``zh-Hans.json``), keyed by domain (see
-:mod:`shogiban.i18n.messages`).  The terminal game, the lessons and the web server read them
+:mod:`shogiban.i18n.catalogue`).  The terminal game, the lessons and the web server read them
 here; the web pages get them from ``GET /i18n/{lang}.json`` and keep no copy of their own.
 
 >>> translate("rules.uchifuzume", "zh-hans")
@@ -16,6 +16,18 @@ here; the web pages get them from ``GET /i18n/{lang}.json`` and keep no copy of 
 
 from __future__ import annotations
 
+from shogiban.i18n.catalogue import (
+    WEB_DOMAINS,
+    Translator,
+    has_key,
+    language_names,
+    messages,
+    placeholders,
+    template,
+    translate,
+    web_messages,
+    web_version,
+)
 from shogiban.i18n.languages import (
     COOKIE_NAME,
     FALLBACK,
@@ -27,18 +39,6 @@ from shogiban.i18n.languages import (
     match_language,
     negotiate_language,
     normalize_language,
-)
-from shogiban.i18n.messages import (
-    WEB_DOMAINS,
-    Translator,
-    has_key,
-    language_names,
-    messages,
-    placeholders,
-    template,
-    translate,
-    web_messages,
-    web_version,
 )
 from shogiban.i18n.refusals import refusal_key, refusal_text
 from shogiban.i18n.terms import file_label, localize, piece_name, piece_type_of, side_name, square_label

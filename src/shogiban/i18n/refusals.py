@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from shogiban.i18n.catalogue import fill, has_key, placeholders, template, translate
 from shogiban.i18n.languages import Language
-from shogiban.i18n.messages import fill, has_key, placeholders, template, translate
 from shogiban.i18n.terms import localize
 
 #: The key of a code the catalogue does not know.

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from shogiban.i18n.catalogue import template, translate
 from shogiban.i18n.languages import Language
-from shogiban.i18n.messages import template, translate
 from shogiban.pieces import ENGLISH_NAMES, Color, PieceType
 from shogiban.squares import SQUARE_NAMES, Square, parse_square, square_file, square_rank
 

@@ -42,7 +42,7 @@ from shogiban.board import Board
 from shogiban.engines import Engine
 from shogiban.errors import EngineError, Refusal, ShogibanError
 from shogiban.game import Clock, Decision, EnginePlayer, GameState, Mode, MovePlayed, Player, Role, Status, TimeControl
-from shogiban.game.clock_limit import clock_limit
+from shogiban.game.time_budget import clock_limit
 from shogiban.i18n import Language, Translator, refusal_text
 from shogiban.move import Move
 from shogiban.outcome import Outcome, Termination
@@ -372,9 +372,9 @@ class GameSession:
             reason = str(refusal.params.get("reason", refusal.code))
             self.say(self.t("terminal.cmd.declare_refused", reason=refusal_text(reason, refusal.params, self.language)),
                      "bold red")
-        elif isinstance(decision, game.Move) and refusal.code == "invalid_move":
+        elif isinstance(decision, game.PlayMove) and refusal.code == "invalid_move":
             self.say(self.t("terminal.error.unreadable", text=repr(decision.usi)), "bold red")
-        elif isinstance(decision, game.Move):
+        elif isinstance(decision, game.PlayMove):
             reason = explain.refusal_reason(refusal, self.language)
             self.say(self.t("terminal.error.illegal", move=decision.usi, reason=reason), "bold red")
         else:
@@ -418,7 +418,7 @@ class GameSession:
         except MoveEntryError as error:
             self.say(error.explain(self.language), "bold red")
             return None
-        return game.Move(move.usi())
+        return game.PlayMove(move.usi())
 
     async def _command(self, command: str, argument: str, color: Color) -> Decision | None:
         if command == "help":

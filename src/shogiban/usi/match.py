@@ -37,14 +37,14 @@ from shogiban.game import (
     MovePlayed,
     PlayedMove,
     Player,
+    PlayMove,
     Status,
     TimeControl,
     adjudicate,
     evolve,
 )
-from shogiban.game import Move as MoveAction
-from shogiban.game.clock_limit import clock_limit
 from shogiban.game.players import Decision, decision_from_error, decision_from_result
+from shogiban.game.time_budget import clock_limit
 from shogiban.kifu import Game, GameNode, Headers, Result, ResultKind, write_game
 from shogiban.kifu.results import result_from_outcome
 from shogiban.kifu.timecontrol import kif_time_headers
@@ -208,7 +208,7 @@ def _finish_record(node: GameNode, state: GameState, outcome: Outcome, last: Dec
     """Append the result to the record (an engine failure and an unreadable move as fouls)."""
     t = outcome.termination
     illegal: Move | None = None
-    if t is Termination.ILLEGAL_MOVE and isinstance(last, MoveAction):
+    if t is Termination.ILLEGAL_MOVE and isinstance(last, PlayMove):
         try:
             illegal = Move.from_usi(last.usi)
         except ShogibanError:

@@ -307,7 +307,7 @@ class GameRoom:
         return SPECTATOR
 
     def _can_move(self, role: Role) -> bool:
-        return role is not SPECTATOR and game.allowed(self.state, role, game.Move()) is None
+        return role is not SPECTATOR and game.allowed(self.state, role, game.PlayMove()) is None
 
     def kings_entered(self) -> bool:
         """Whether both kings stand in their enemy camps (入玉): the 持将棋 count may settle the game."""
@@ -504,7 +504,7 @@ class GameRoom:
             return
         if refusal.code == "invalid_move":
             raise InvalidMoveError(refusal.message)
-        if isinstance(action, game.Move) and refusal.code not in _ROOM_CODES:
+        if isinstance(action, game.PlayMove) and refusal.code not in _ROOM_CODES:
             raise IllegalMoveError(refusal.message, refusal=refusal)
         raise RoomError(refusal.code, refusal.message, params=refusal.params)
 
@@ -691,7 +691,7 @@ class GameRoom:
         async with self.lock:
             if await self._flag_if_needed():
                 raise RoomError("game_over", "the game is over: time ran out")
-            action = game.Move(usi if isinstance(usi, str) else "", ply=ply)
+            action = game.PlayMove(usi if isinstance(usi, str) else "", ply=ply)
             await self._catch_up(role, action)
             self._refuse(role, action)
             if not usi or not isinstance(usi, str):
@@ -755,7 +755,7 @@ class GameRoom:
             when no engine is available.
         """
         async with self.lock:
-            self._refuse(sub.role, game.Move(ply=ply))
+            self._refuse(sub.role, game.PlayMove(ply=ply))
             if self.state.mode not in _HINT_MODES:
                 raise RoomError("not_allowed", "hints are only available against the computer")
             if self.services.engines is None:

@@ -39,10 +39,9 @@ from typing import Any, Protocol
 from shogiban.board import Board
 from shogiban.engines.limit import Limit
 from shogiban.errors import EngineError
-from shogiban.game import Decision, Declare, EngineFailure, GameState, Resign, decision_from_error
-from shogiban.game import Move as GameMove
+from shogiban.game import Decision, Declare, EngineFailure, GameState, PlayMove, Resign, decision_from_error
 from shogiban.game.clock import Clock
-from shogiban.game.clock_limit import clock_limit
+from shogiban.game.time_budget import clock_limit
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule
 
@@ -192,12 +191,12 @@ class ThinkingPlayer:
         except EngineError as error:
             return decision_from_error(state, error, self.name, now=self.now())
         if result.illegal is not None:
-            return GameMove(result.illegal)
+            return PlayMove(result.illegal)
         if result.declare_win:
             return Declare()
         if result.move is None:
             return Resign(state.turn)
-        return GameMove(result.move)
+        return PlayMove(result.move)
 
 
 # -- the built-in engine, in worker processes -------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shogiban.game import Clock, TimeControl
-from shogiban.game.clock_limit import clock_limit
+from shogiban.game.time_budget import clock_limit
 from shogiban.pieces import Color
 
 

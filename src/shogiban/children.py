@@ -154,7 +154,7 @@ class Reaper:
 
     def _pipe(self) -> IO[str] | None:
         if self._owner_pid != os.getpid():  # inherited by a fork: that helper is the parent's
-            self._after_fork_in_child()
+            self.after_fork_in_child()
         process = self._process
         if process is None or process.poll() is not None:
             process = self._process = subprocess.Popen(
@@ -166,7 +166,7 @@ class Reaper:
                 process.stdin.write("".join(f"+{group}\n" for group in sorted(self._groups)))
         return process.stdin
 
-    def _after_fork_in_child(self) -> None:
+    def after_fork_in_child(self) -> None:
         """In a forked child: let go of the parent's helper without writing to it.
 
         The child's copy of the pipe would keep the helper from seeing the parent's death, so it
@@ -239,7 +239,7 @@ def reaper() -> Reaper:
 
 
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=lambda: _REAPER._after_fork_in_child())
+    os.register_at_fork(after_in_child=lambda: _REAPER.after_fork_in_child())
 
 
 __all__ = ["Reaper", "die_with_parent", "kill_group", "new_group_options", "reaper"]

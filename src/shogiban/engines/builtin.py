@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import math
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from shogiban import __version__
@@ -123,7 +123,7 @@ class _Job(Generic[T]):
         try:
             result = work(self)
         except Exception as error:  # an engine bug: the caller gets an EngineError, not a hang
-            self._call(self._fail, EngineError(f"the built-in engine failed: {error!r}"))
+            self._call(self.fail, EngineError(f"the built-in engine failed: {error!r}"))
         else:
             self._call(self._finish, result)
 
@@ -150,7 +150,7 @@ class _Job(Generic[T]):
             self.done.set_result(result)
         self._close()
 
-    def _fail(self, error: EngineError) -> None:
+    def fail(self, error: EngineError) -> None:
         if not self.done.done():
             self.done.set_exception(error)
             self.done.exception()  # marked as retrieved: callers that stopped waiting must not warn
@@ -269,7 +269,7 @@ class BuiltinEngine:
             self._error = error
         if job is not None:
             job.stop.set()
-            job._fail(type(error)(str(error)))
+            job.fail(type(error)(str(error)))
 
     async def _end_search(self) -> None:
         """Stop a running search (ponder, analysis) and wait for it; its answer is dropped.
@@ -406,7 +406,7 @@ class BuiltinEngine:
             await self._end_search()
             job = self._start(board, "analysis", self._search_work(limit, searchmoves, lines), analysis=True)
             self._watch(job, self._deadline(board, limit, timeout))
-            return BuiltinAnalysis(self, job)
+            return BuiltinAnalysis(job, watch=self._watch, answer=self._answer)
 
     @overload
     async def analyse(
@@ -479,11 +479,19 @@ class BuiltinEngine:
 class BuiltinAnalysis(AnalysisResult):
     """A running analysis of the built-in engine (see :class:`~shogiban.engines.AnalysisResult`)."""
 
-    def __init__(self, engine: BuiltinEngine, job: _Job[PlayResult]) -> None:
+    def __init__(
+        self,
+        job: _Job[PlayResult],
+        *,
+        watch: Callable[[_Job[Any], float | None], None],
+        answer: Callable[[_Job[PlayResult]], Awaitable[PlayResult]],
+    ) -> None:
         assert job.queue is not None
         super().__init__(job.queue)
-        self._engine = engine
         self._job = job
+        # The engine's own job handling, handed over so the handle needs no engine internals.
+        self._watch = watch
+        self._answer = answer
 
     @property
     def info(self) -> InfoDict:
@@ -498,11 +506,11 @@ class BuiltinAnalysis(AnalysisResult):
     def stop(self) -> None:
         """Ask the search to stop (its answer then comes within about 50 ms)."""
         self._job.stop.set()
-        self._engine._watch(self._job, 0.0)
+        self._watch(self._job, 0.0)
 
     async def wait(self) -> PlayResult:
         """Wait until the analysis ends and return the engine's best move."""
-        return await self._engine._answer(self._job)
+        return await self._answer(self._job)
 
     def _failure(self) -> BaseException | None:
         done = self._job.done

@@ -208,7 +208,7 @@ class SimpleEngine:
         inner = self._run(
             self.protocol.analysis(board, limit, multipv=multipv, searchmoves=searchmoves, timeout=timeout)
         )
-        return SimpleAnalysisResult(self, inner)
+        return SimpleAnalysisResult(inner, run=self._run, call_soon=self._loop.call_soon_threadsafe)
 
     def mate(self, board: Board, limit: Limit | Seconds | None = None, *, timeout: float | None = None) -> MateResult:
         """A mate search (see :meth:`shogiban.engines.Engine.mate`)."""
@@ -265,9 +265,17 @@ def _wait(future: concurrent.futures.Future[T], thread: threading.Thread) -> T:
 class SimpleAnalysisResult:
     """A running analysis, blocking: iterate for info dicts; ``stop()``; ``wait()`` for the move."""
 
-    def __init__(self, engine: SimpleEngine, inner: AnalysisResult) -> None:
-        self._engine = engine
+    def __init__(
+        self,
+        inner: AnalysisResult,
+        *,
+        run: Callable[[Coroutine[Any, Any, Any]], Any],
+        call_soon: Callable[[Callable[[], object]], object],
+    ) -> None:
         self.inner = inner
+        # The blocking client's own ways into its event-loop thread.
+        self._run = run
+        self._call_soon = call_soon
 
     @property
     def info(self) -> InfoDict:
@@ -281,15 +289,17 @@ class SimpleAnalysisResult:
 
     def stop(self) -> None:
         """Ask the engine to stop."""
-        self._engine._loop.call_soon_threadsafe(self.inner.stop)
+        self._call_soon(self.inner.stop)
 
     def wait(self) -> PlayResult:
         """Wait for the end of the analysis and return the best move."""
-        return self._engine._run(self.inner.wait())
+        result: PlayResult = self._run(self.inner.wait())
+        return result
 
     def get(self) -> InfoDict:
         """The next info dict; raises :class:`AnalysisComplete` at the end."""
-        return self._engine._run(self.inner.get())
+        info: InfoDict = self._run(self.inner.get())
+        return info
 
     def __iter__(self) -> Iterator[InfoDict]:
         return self

@@ -61,17 +61,10 @@ class RefusedError(ShogibanError):
         self.code = refusal.code
 
 
-#: What the cached position depends on.
-_BOARD_FIELDS = frozenset({"moves", "start_sfen", "tournament", "rule", "max_moves"})
-
-
 def evolve(state: GameState, **changes: object) -> GameState:
     """``replace(state, **changes)`` keeping the cached position when the moves stay (for front
     ends that set up a state: a game that ended before it began, a clock started late)."""
-    following = replace(state, **changes)  # type: ignore[arg-type]
-    if state._cached_board is not None and not _BOARD_FIELDS & changes.keys():
-        following.with_board(state._cached_board)
-    return following
+    return state.evolve(**changes)
 
 
 def _refuse(code: str, message: str, **params: str | int) -> Refusal:

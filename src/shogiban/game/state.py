@@ -14,8 +14,11 @@ from shogiban.game.clock import Clock
 from shogiban.game.timecontrol import TimeControlError
 from shogiban.outcome import EnteringKingRule, Outcome, OutcomeDataError
 from shogiban.pieces import Color
+from shogiban.rules import in_promotion_zone
 from shogiban.sfen import STARTING_SFEN
-from shogiban.squares import square_rank
+
+#: What the cached position depends on.
+_BOARD_FIELDS = frozenset({"moves", "start_sfen", "tournament", "rule", "max_moves"})
 
 
 class GameDataError(ShogibanError):
@@ -138,6 +141,13 @@ class GameState:
             object.__setattr__(self, "_cached_board", board)
         return board.copy()
 
+    def evolve(self, **changes: object) -> GameState:
+        """``replace(self, **changes)``, keeping the cached position when the moves stay."""
+        following = replace(self, **changes)  # type: ignore[arg-type]
+        if self._cached_board is not None and not _BOARD_FIELDS & changes.keys():
+            object.__setattr__(following, "_cached_board", self._cached_board)
+        return following
+
     def with_board(self, board: Board) -> GameState:
         """Remember *board* as this state's position (it must be the position; saves a replay)."""
         object.__setattr__(self, "_cached_board", board.copy())
@@ -172,7 +182,12 @@ class GameState:
         """Whether both kings stand in their enemy camps (入玉), so 持将棋 may settle the game."""
         board = self._position()
         black, white = board.king_square(Color.BLACK), board.king_square(Color.WHITE)
-        return black is not None and white is not None and square_rank(black) <= 3 and square_rank(white) >= 7
+        return (
+            black is not None
+            and white is not None
+            and in_promotion_zone(black, Color.BLACK)
+            and in_promotion_zone(white, Color.WHITE)
+        )
 
     # -- storage -------------------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ import itertools
 import os
 import secrets
 import shlex
+import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -227,13 +228,20 @@ def _lower_priority() -> None:
             os.nice(10)
 
 
-def _init_worker(cancelled: Any = None) -> None:
+def _init_worker(cancelled: Any = None, pids: Any = None) -> None:
     """Worker initializer: die with the server (even after ``kill -9``), think at a lower
-    priority, and watch the server's list of cancelled searches."""
+    priority, watch the server's list of cancelled searches, and write this worker's process id
+    into the first free slot of *pids* (so the server can stop a worker that does not finish)."""
     from shogiban.children import die_with_parent
 
     global _CANCELLED
     _CANCELLED = cancelled
+    if pids is not None:
+        with pids.get_lock():
+            for slot, pid in enumerate(pids):
+                if pid == 0:
+                    pids[slot] = os.getpid()
+                    break
 
     die_with_parent()
     _lower_priority()
@@ -287,10 +295,16 @@ class BuiltinEngines:
         self._cancelled: Any = context.Array("q", CANCELLED_RING, lock=False)
         self._cancel_cursor = 0
         self._ids = itertools.count(secrets.randbits(40) + 1)
+        # The workers' process ids, written by each worker as it starts (the pool keeps its own
+        # list private): what close() terminates when a search outlasts the grace period.
+        self._worker_pids: Any = context.Array("q", count)
         if executor is None:
             # "spawn": a fork of a server running threads and an event loop is not safe.
             executor = ProcessPoolExecutor(
-                max_workers=count, mp_context=context, initializer=_init_worker, initargs=(self._cancelled,)
+                max_workers=count,
+                mp_context=context,
+                initializer=_init_worker,
+                initargs=(self._cancelled, self._worker_pids),
             )
         self._executor = executor
         self._think = think
@@ -389,9 +403,11 @@ class BuiltinEngines:
         try:
             await asyncio.wait_for(asyncio.shield(shutdown), grace)
         except TimeoutError:
-            processes: dict[int, Any] = getattr(executor, "_processes", None) or {}  # ProcessPoolExecutor's
-            for process in list(processes.values()):
-                process.terminate()
+            with self._worker_pids.get_lock():
+                pids = [pid for pid in self._worker_pids if pid]
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGTERM)
             await shutdown
 
 

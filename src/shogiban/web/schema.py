@@ -374,6 +374,11 @@ class Body:
     """An empty body means ``{}`` (a POST without a body)."""
     json_code: str = "bad_json"
     """The code for text that is not JSON."""
+    max_depth: int = field(init=False, repr=False, compare=False)
+    """How deeply the JSON text may nest: the model's depth and :data:`DEPTH_SLACK`."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "max_depth", model_depth(self.model) + DEPTH_SLACK)
 
     def decode(self, data: bytes | str) -> dict[str, Any]:
         """Decode and check *data*.
@@ -383,8 +388,7 @@ class Body:
         """
         if self.empty_is_object and not data.strip():
             return self.check({})
-        depth = model_depth(self.model) + DEPTH_SLACK
-        return self.check(decode_json(data, max_depth=depth, code=self.json_code, max_bytes=self.max_bytes))
+        return self.check(decode_json(data, max_depth=self.max_depth, code=self.json_code, max_bytes=self.max_bytes))
 
     def check(self, value: object) -> dict[str, Any]:
         """Check an already decoded *value*."""

@@ -5,30 +5,30 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ConfigDict, Field, PlainValidator, StringConstraints, TypeAdapter, ValidationError
 
 from shogiban.web import schema
 from shogiban.web.schema import (
     CLIENT_MESSAGES,
     NEW_GAME,
     Body,
-    Digits,
-    Fields,
-    Integer,
-    ListOf,
-    Nullable,
-    Number,
-    OneOf,
+    ClosedRequestModel,
     RequestError,
-    Text,
+    RequestModel,
     decode_json,
     decode_message,
+    digits,
     excerpt,
+    finite_number,
+    model_depth,
     nesting_depth,
+    one_of,
+    read_message,
 )
 
 JSON = st.recursive(
@@ -111,26 +111,87 @@ def test_excerpt_describes_what_it_does_not_print() -> None:
     assert excerpt("\n\x00") == "'\\n\\x00'"
 
 
+class Required(RequestModel):
+    a: Annotated[int, Field(ge=0, le=1)]
+
+
+class Closed(ClosedRequestModel):
+    a: Annotated[int, Field(ge=0, le=1)] | None = None
+
+
 def test_field_types() -> None:
     checks: list[tuple[Any, list[Any], list[Any]]] = [
-        (Text(3, 1, "[a-c]+"), ["a", "abc"], ["", "abcd", "x", 1, None, ["a"]]),
-        (Integer(0, 5), [0, 5], [-1, 6, True, 1.0, "1", None]),
-        (Number(0, 10), [0, 2.5, 10], [-0.1, 11, True, "1", float("nan"), float("inf"), 10**400]),
-        (OneOf(("a", 1)), ["a", 1], ["b", 2, True, 1.0, ["a"], {"a": 1}]),
-        (Nullable(Integer(0, 1)), [None, 1], [2, "x"]),
-        (ListOf(Integer(0, 9), 2), [[], [1, 2]], [[1, 2, 3], [10], "12", {"a": 1}]),
-        (Digits(0, 999), ["0", "999"], ["1000", "", "-1", "1.5", "٣", "9" * 5000, 5]),
-        (Fields({"a": Integer(0, 1)}, frozenset({"a"})), [{"a": 1}, {"a": 0, "b": 2}], [{}, {"a": 2}, [], "a"]),
-        (Fields({"a": Integer(0, 1)}, closed=True), [{}, {"a": 1}], [{"b": 1}]),
+        (Annotated[str, StringConstraints(min_length=1, max_length=3, pattern="^[a-c]+$")],
+         ["a", "abc"], ["", "abcd", "x", "a\n", 1, None, ["a"]]),
+        (Annotated[int, Field(ge=0, le=5)], [0, 5], [-1, 6, True, 1.0, "1", None]),
+        (Annotated[float, PlainValidator(finite_number(0, 10))], [0, 2.5, 10],
+         [-0.1, 11, True, "1", float("nan"), float("inf"), 10**400]),
+        (Annotated[str | int, PlainValidator(one_of("a", 1))], ["a", 1], ["b", 2, True, 1.0, ["a"], {"a": 1}]),
+        (Annotated[int, Field(ge=0, le=1)] | None, [None, 1], [2, "x"]),
+        (Annotated[list[Annotated[int, Field(ge=0, le=9)]], Field(max_length=2)], [[], [1, 2]],
+         [[1, 2, 3], [10], "12", {"a": 1}]),
+        (Annotated[int, PlainValidator(digits(0, 999))], ["0", "999"],
+         ["1000", "", "-1", "1.5", "٣", "9" * 5000, 5]),
+        (Required, [{"a": 1}, {"a": 0, "b": 2}], [{}, {"a": 2}, [], "a"]),
+        (Closed, [{}, {"a": 1}], [{"b": 1}]),
     ]
-    for spec, good, bad in checks:
+    for kind, good, bad in checks:
+        strict = None if isinstance(kind, type) else ConfigDict(strict=True)  # models carry their own config
+        adapter: TypeAdapter[Any] = TypeAdapter(kind, config=strict)
         for value in good:
-            spec.check(value, "x")
+            adapter.validate_python(value)
         for value in bad:
-            with pytest.raises(schema._InvalidFieldError):
-                spec.check(value, "x")
-    assert Digits(0, 999).check("042", "x") == 42
-    assert Fields({"a": Integer(0, 1)}).check({"a": 1, "b": 2}, "") == {"a": 1}
+            with pytest.raises(ValidationError):
+                adapter.validate_python(value)
+    assert TypeAdapter(Annotated[int, PlainValidator(digits(0, 999))]).validate_python("042") == 42
+    assert Required.model_validate({"a": 1, "b": 2}).model_dump() == {"a": 1}
+    assert TypeAdapter(Annotated[float, PlainValidator(finite_number(0, 10))]).validate_python(3) == 3
+    assert type(TypeAdapter(Annotated[float, PlainValidator(finite_number(0, 10))]).validate_python(3)) is int
+
+
+def test_refusals_say_where_what_and_quote_little() -> None:
+    cases = [
+        (b'{"time": {"main": 1e300}}', "invalid time.main: 1e+300 (expected a number from 0 to 86400)"),
+        (b'{"time": {"mainx": 1}}', "invalid time.mainx: 1 (no such field)"),
+        (b'{"moves": ["7g7f", ""]}', "invalid moves[1]: ''"),
+        (b'{"level": true}', "invalid level: True (expected one of 1,"),
+        (b'{"name": "a\\nb"}', "invalid name: 'a\\nb' (expected text on one line"),
+    ]
+    for body, start in cases:
+        with pytest.raises(RequestError) as raised:
+            NEW_GAME.decode(body)
+        assert str(raised.value).startswith(start), str(raised.value)
+        assert raised.value.code == "bad_setup"
+    with pytest.raises(RequestError) as raised:
+        NEW_GAME.decode(json.dumps({"time": {"S" * 5000: 1}, "mode": "S" * 5000}))
+    assert str(raised.value).count("S") <= 45
+
+
+def test_declared_depths() -> None:
+    assert model_depth(NEW_GAME.model) == 2  # {"time": {...}}, {"moves": [...]}
+    assert model_depth(schema.PUZZLE_MOVE.model) == 2
+    assert model_depth(schema.POSITION.model) == 1
+    assert all(model_depth(model) == 1 for model in CLIENT_MESSAGES.values())
+
+
+def test_messages_are_models_told_apart_by_type() -> None:
+    assert set(CLIENT_MESSAGES) == {"hello", "move", "resign", "undo", "hint", "declare", "impasse", "ping"}
+    move = read_message('{"type": "move", "usi": "7g7f", "ply": 3, "extra": [1]}')
+    assert isinstance(move, schema.ClientMove)
+    assert (move.usi, move.ply) == ("7g7f", 3)
+    assert decode_message('{"type": "hello"}') == {"type": "hello"}  # what is missing stays missing
+    for frame, code, start in [
+        ('{"type": "move", "usi": "7g7f"}', "bad_message", "missing ply"),
+        ('{"type": "undo", "ply": -1}', "bad_message", "invalid ply: -1"),
+        ('{"type": "hello", "token": "' + "t" * 201 + '"}', "bad_message", "invalid token: 'tttt"),
+        ('{"type": "' + "x" * 300 + '"}', "unknown_type", "unknown message type: 'xxxx"),
+        ('{"kind": "move"}', "unknown_type", "unknown message type: None"),
+        ('{"type": ["move"]}', "unknown_type", "unknown message type: a list"),
+    ]:
+        with pytest.raises(RequestError) as raised:
+            decode_message(frame)
+        assert (raised.value.code, str(raised.value)[:len(start)]) == (code, start)
+        assert len(str(raised.value)) < 200
 
 
 BODIES = [value for value in vars(schema).values() if isinstance(value, Body)]
@@ -154,7 +215,7 @@ def test_declared_bodies_raise_only_request_errors(body: Body, data: str | bytes
         refusals.append(error)
     else:
         assert isinstance(checked, dict)
-        assert set(checked) <= set(body.fields.fields)
+        assert set(checked) <= set(body.model.model_fields)
     assert all(error.code and len(str(error)) < 300 for error in refusals)
 
 

@@ -9,8 +9,10 @@ state.  Pub/sub rather than a stream: a note only says "look again", every proce
 note, and a note missed while a process was away needs no replay, because a process that comes
 back (and a client that reconnects) reads the stored game anyway.
 
-Notes from elsewhere are checked before use (a JSON object of the declared version and fields,
-bounded in size), and a bad one is dropped with a warning.  Publishing has a deadline; when Redis
+A note is a :class:`ChangeNote` (a pydantic model), written by :func:`encode_note` and read by
+:func:`decode_note`.  Notes from elsewhere are checked before use (a JSON object of the declared
+version and fields, bounded in size), and a bad one, or one of another version, is dropped with
+a warning.  Publishing has a deadline; when Redis
 is unreachable the move is already stored, so only the other processes' clients wait until their
 next reload.  The listener reconnects by itself, with backoff.
 """
@@ -23,7 +25,11 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
+
+from shogiban.web.schema import GameId, Ply, excerpt
 
 log = logging.getLogger(__name__)
 
@@ -39,13 +45,78 @@ class BusError(RuntimeError):
     """Redis cannot be reached at start (the message says which address and how to fix it)."""
 
 
+class ChangeNote(BaseModel):
+    """A change note: game *game* now has *ply* moves stored, by process *origin*.  ``v`` is the
+    version of the note's form; a process reads only its own version (a rolling upgrade that
+    changes the form must change ``v``, and old and new processes then ignore each other's notes
+    until the old ones are gone, reading the database instead at their next reload)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+    v: int = NOTE_VERSION
+    game: GameId
+    ply: Ply
+    origin: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class NoteError(ValueError):
+    """A note that is not one this process reads: ``code`` is ``unknown_version`` or ``bad_note``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def encode_note(note: ChangeNote) -> str:
+    """*note* as published: the one place notes are written.
+
+    >>> encode_note(ChangeNote(game="g1g1", ply=3, origin="p"))
+    '{"v":1,"game":"g1g1","ply":3,"origin":"p"}'
+    """
+    return note.model_dump_json()
+
+
+def decode_note(data: object) -> ChangeNote:
+    """The note in *data* (as Redis delivers it: bytes or text): the one place notes are read.
+
+    :raises NoteError: ``unknown_version`` for a note of another version (or none),
+        ``bad_note`` for anything else that is not a valid note.
+    """
+    if isinstance(data, bytes | bytearray):
+        if len(data) > MAX_NOTE_BYTES:
+            raise NoteError("bad_note", f"note too long ({len(data)} bytes)")
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError:
+            raise NoteError("bad_note", f"note is not utf-8: {excerpt(data)}") from None
+    if not isinstance(data, str):
+        raise NoteError("bad_note", f"note is not text: {excerpt(data)}")
+    if len(data) > MAX_NOTE_BYTES:
+        raise NoteError("bad_note", f"note too long ({len(data)} characters)")
+    try:
+        value = json.loads(data)  # at most MAX_NOTE_BYTES: too short to nest dangerously deep
+    except ValueError:
+        raise NoteError("bad_note", f"note is not json: {excerpt(data)}") from None
+    if not isinstance(value, dict):
+        raise NoteError("bad_note", f"note is not a json object: {excerpt(data)}")
+    version = value.get("v")
+    if type(version) is not int or version != NOTE_VERSION:  # type(): true is not version 1
+        raise NoteError("unknown_version", f"note of version {excerpt(version)} (this process reads {NOTE_VERSION})")
+    try:
+        return ChangeNote.model_validate(value)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in first["loc"]) or "note"
+        raise NoteError("bad_note", f"invalid {where}: {excerpt(first.get('input'))}") from None
+
+
 def make_note(game_id: str, ply: int, origin: str) -> str:
     """A change note as sent.
 
-    >>> make_note("g1", 3, "p")
-    '{"v":1,"game":"g1","ply":3,"origin":"p"}'
+    >>> make_note("g1g1", 3, "p")
+    '{"v":1,"game":"g1g1","ply":3,"origin":"p"}'
     """
-    return json.dumps({"v": NOTE_VERSION, "game": game_id, "ply": ply, "origin": origin}, separators=(",", ":"))
+    return encode_note(ChangeNote(game=game_id, ply=ply, origin=origin))
 
 
 def read_note(data: object) -> tuple[str, int, str] | None:
@@ -54,27 +125,11 @@ def read_note(data: object) -> tuple[str, int, str] | None:
     >>> read_note(make_note("game1", 3, "p")), read_note(b"nonsense"), read_note('{"v":2}')
     (('game1', 3, 'p'), None, None)
     """
-    if isinstance(data, bytes | bytearray):
-        if len(data) > MAX_NOTE_BYTES:
-            return None
-        try:
-            data = bytes(data).decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-    if not isinstance(data, str) or len(data) > MAX_NOTE_BYTES:
-        return None
     try:
-        note = json.loads(data)
-    except ValueError:
+        note = decode_note(data)
+    except NoteError:
         return None
-    if not isinstance(note, dict) or note.get("v") != NOTE_VERSION:
-        return None
-    game, ply, origin = note.get("game"), note.get("ply"), note.get("origin")
-    if not (isinstance(game, str) and 4 <= len(game) <= 32 and game.isalnum()):
-        return None
-    if not (isinstance(ply, int) and not isinstance(ply, bool) and 0 <= ply <= 1_000_000 and isinstance(origin, str)):
-        return None
-    return game, ply, origin
+    return note.game, note.ply, note.origin
 
 
 def redis_problem(url: str) -> str | None:
@@ -150,12 +205,13 @@ class RedisBus:
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
-                    note = read_note(message.get("data"))
-                    if note is None:
-                        log.warning("dropped a note that is not shogiban's on %s", self.channel)
+                    try:
+                        note = decode_note(message.get("data"))
+                    except NoteError as error:  # another version, or not ours: never stops the listener
+                        log.warning("dropped a note on %s (%s): %s", self.channel, error.code, error)
                         continue
-                    game_id, ply, origin = note
-                    if origin != self.origin:
+                    game_id, ply = note.game, note.ply
+                    if note.origin != self.origin:
                         try:
                             await self.on_change(game_id, ply)
                         except Exception:  # one game's reload must not stop the listener
@@ -195,4 +251,5 @@ class RedisBus:
                 await self._client.aclose()
 
 
-__all__ = ["BusError", "RedisBus", "make_note", "read_note", "redis_problem"]
+__all__ = ["BusError", "ChangeNote", "NoteError", "RedisBus", "decode_note", "encode_note", "make_note", "read_note",
+           "redis_problem"]

@@ -20,17 +20,28 @@ must be revalidated (its ``ETag`` is the version).
 from __future__ import annotations
 
 from functools import cache
+from typing import Annotated
 
+from pydantic import StringConstraints
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from shogiban.i18n import Language, language_tag, match_language, web_messages, web_version
 from shogiban.web.routing import Checked, CheckedRoute
-from shogiban.web.schema import Param, Query, RequestError, Text, encode_json
+from shogiban.web.schema import Param, Query, RequestError, RequestModel, encode_json
 
-LANGUAGE_TAG = Param(Text(16, 1, r"[A-Za-z-]+", "a language tag"), "not_found", 404, "language")
-VERSION_QUERY = Query({"v": Text(32, 0, r"[0-9a-f]*", "a version")})
+LANGUAGE_TAG = Param(Annotated[str, StringConstraints(min_length=1, max_length=16, pattern=r"^[A-Za-z-]+$")],
+                     "not_found", 404, "language")
+
+
+class VersionQuery(RequestModel):
+    """``?v=``: the catalogue's version (a versioned answer may be kept for good)."""
+
+    v: Annotated[str, StringConstraints(max_length=32, pattern=r"^[0-9a-f]*$")] | None = None
+
+
+VERSION_QUERY = Query(VersionQuery)
 
 #: How long a versioned answer may be kept, and what an unversioned one says.
 IMMUTABLE = "public, max-age=31536000, immutable"

@@ -11,6 +11,10 @@ Client to server (JSON text frames)::
     {"type": "impasse", "ply": 150}              # propose/accept 持将棋 (both kings entered)
     {"type": "ping"}
 
+These are declared, and checked, as pydantic models in :mod:`shogiban.web.schema` (``ClientMove``
+and the others, read by :func:`~shogiban.web.schema.read_message`); the TypedDicts below are the
+shape the rooms get.
+
 Server to client: ``state`` (everything, on connect and after undo, resignation, joining, the end
 of the game), ``move`` (one move and the new position), ``hint``, ``presence``, ``pong`` and
 ``error`` (``{"type": "error", "code": ..., "message": ...}``: nothing changed).
@@ -237,8 +241,8 @@ _SQUARE_PARAMS = frozenset({"square", "from_square", "to_square"})
 
 
 def parse_client_message(text: str | bytes | None) -> ClientMessage:
-    """Parse and check one client message against its declaration
-    (:data:`shogiban.web.schema.CLIENT_MESSAGES`).
+    """Parse and check one client message against its model
+    (:data:`shogiban.web.schema.CLIENT_MESSAGES`, through :func:`~shogiban.web.schema.read_message`).
 
     :raises MessageError: ``bad_json`` for text that is not a JSON object (or longer than
         :data:`MAX_MESSAGE` bytes, or nested), ``bad_message`` for a missing or mistyped field,

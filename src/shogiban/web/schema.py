@@ -1,7 +1,9 @@
 """Every request the server accepts, declared in one place: the JSON bodies of the HTTP routes,
 their path and query parameters, and the websocket messages.
 
-A declaration names each field's type, range, length and allowed values.  JSON text is decoded by
+Each declaration is a pydantic model (strict: no coercion) naming each field's type, range,
+length and allowed values; pydantic was chosen over msgspec by ``benchmarks/bench_messages.py``
+(see "Message models" in the README).  JSON text is decoded by
 :func:`decode_json`, which first measures the nesting depth with a linear scan (so
 :func:`json.loads` never recurses deeper than a schema allows), and refuses numbers that are
 not finite and integers longer than any field takes.  Checking returns plain data whose types
@@ -29,10 +31,22 @@ import json
 import math
 import re
 from array import array
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any
+from typing import Annotated, Any, Literal, get_args, get_origin
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    StrictBool,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+)
 
 from shogiban.errors import ShogibanError
 
@@ -229,267 +243,142 @@ def encode_json(value: object) -> str:
 
 
 # -- field types ------------------------------------------------------------------------------------
+#
+# Fields are pydantic types, validated in strict mode (no coercion: 1 is not "1", true is not 1).
+# Lengths, ranges and list sizes are pydantic's own constraints; patterns run on pydantic's Rust
+# regex engine, which is linear in the input.  The few checks pydantic does not make the way the
+# server needs (exact-type choices, a finite number that stays an int, digits naming a bounded
+# integer, text on one line) are the small validators below, and say what they expected.
 
 
-class _InvalidFieldError(Exception):
-    """A field that does not match (turned into a :class:`RequestError` by the schema)."""
+def one_of(*values: str | int) -> Callable[[object], Any]:
+    """A validator taking exactly one of *values*, compared with their type (``1`` is not
+    ``"1"``, ``True`` is not ``1``: pydantic's ``Literal`` would take both)."""
 
-    def __init__(self, where: str, value: object, expected: str, *, missing: bool = False) -> None:
-        if missing:
-            super().__init__(f"missing {where} (expected {expected})")
-        else:
-            super().__init__(f"invalid {where}: {excerpt(value)} (expected {expected})")
-
-
-class Spec:
-    """A field's declaration: :meth:`check` returns the value (possibly normalised) or raises."""
-
-    def check(self, value: object, where: str) -> Any:
-        """The checked *value* of field *where*."""
-        raise NotImplementedError
-
-    def expected(self) -> str:
-        """What the field takes, for messages."""
-        raise NotImplementedError
-
-    def depth(self) -> int:
-        """How deeply a valid value nests (arrays and objects)."""
-        return 0
-
-
-@dataclass(frozen=True)
-class Text(Spec):
-    """A string of *min_length* to *max_length* characters, matching *pattern* if given (which
-    must be a plain character class with a repetition: it runs on untrusted input)."""
-
-    max_length: int
-    min_length: int = 0
-    pattern: str | None = None
-    what: str = "text"
-    one_line: bool = False
-    """Refuse line breaks and other control characters (names written into record headers)."""
-
-    def check(self, value: object, where: str) -> str:
-        """The string."""
-        if not isinstance(value, str) or not self.min_length <= len(value) <= self.max_length:
-            raise _InvalidFieldError(where, value, self.expected())
-        if self.one_line and CONTROL_CHARACTERS.search(value) is not None:
-            raise _InvalidFieldError(where, value, f"{self.expected()} on one line, without control characters")
-        if self.pattern is not None and re.fullmatch(self.pattern, value) is None:
-            raise _InvalidFieldError(where, value, self.expected())
-        return value
-
-    def expected(self) -> str:
-        """E.g. "text of 1 to 8 characters"."""
-        return f"{self.what} of {self.min_length} to {self.max_length} characters"
-
-
-@dataclass(frozen=True)
-class Integer(Spec):
-    """An integer (not a boolean) from *low* to *high*."""
-
-    low: int
-    high: int
-
-    def check(self, value: object, where: str) -> int:
-        """The integer."""
-        if isinstance(value, bool) or not isinstance(value, int) or not self.low <= value <= self.high:
-            raise _InvalidFieldError(where, value, self.expected())
-        return value
-
-    def expected(self) -> str:
-        """E.g. "an integer from 1 to 8"."""
-        return f"an integer from {self.low} to {self.high}"
-
-
-@dataclass(frozen=True)
-class Digits(Spec):
-    """Decimal digits (a path or query parameter) naming an integer from *low* to *high*,
-    returned as an int; at most as many digits as *high* has (never a 5,000-digit int())."""
-
-    low: int
-    high: int
-
-    def check(self, value: object, where: str) -> int:
-        """The integer."""
-        if not isinstance(value, str) or not 1 <= len(value) <= len(str(self.high)) or not value.isascii() \
-                or not value.isdigit() or not self.low <= int(value) <= self.high:
-            raise _InvalidFieldError(where, value, self.expected())
-        return int(value)
-
-    def expected(self) -> str:
-        """E.g. "digits naming 0 to 999"."""
-        return f"digits naming {self.low} to {self.high}"
-
-
-@dataclass(frozen=True)
-class Number(Spec):
-    """A finite number (not a boolean) from *low* to *high*."""
-
-    low: float
-    high: float
-
-    def check(self, value: object, where: str) -> int | float:
-        """The number."""
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise _InvalidFieldError(where, value, self.expected())
-        if (isinstance(value, float) and not math.isfinite(value)) or not self.low <= value <= self.high:
-            raise _InvalidFieldError(where, value, self.expected())
-        return value
-
-    def expected(self) -> str:
-        """E.g. "a number from 0 to 86400"."""
-        return f"a number from {self.low:g} to {self.high:g}"
-
-
-@dataclass(frozen=True)
-class OneOf(Spec):
-    """One of the given strings or integers (compared with their type: ``1`` is not ``"1"``)."""
-
-    values: tuple[str | int, ...]
-
-    def check(self, value: object, where: str) -> str | int:
-        """The value."""
+    def check(value: object) -> str | int:
         if isinstance(value, str | int) and not isinstance(value, bool):
-            for allowed in self.values:
+            for allowed in values:
                 if type(allowed) is type(value) and allowed == value:
                     return value
-        raise _InvalidFieldError(where, value, self.expected())
+        raise ValueError("expected one of " + ", ".join(repr(v) for v in values))
 
-    def expected(self) -> str:
-        """E.g. "one of 'a', 'b'"."""
-        return "one of " + ", ".join(repr(v) for v in self.values)
+    return check
 
 
-@dataclass(frozen=True)
-class Flag(Spec):
-    """``true`` or ``false`` (not 0, 1 or a string)."""
+def finite_number(low: float, high: float) -> Callable[[object], int | float]:
+    """A validator taking a finite number (not a boolean) from *low* to *high*; an int stays an int."""
 
-    def check(self, value: object, where: str) -> bool:
-        """The value."""
-        if isinstance(value, bool):
-            return value
-        raise _InvalidFieldError(where, value, self.expected())
+    def check(value: object) -> int | float:
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or (isinstance(value, float) and not math.isfinite(value)) or not low <= value <= high:
+            raise ValueError(f"expected a number from {low:g} to {high:g}")
+        return value
 
-    def expected(self) -> str:
-        """What is accepted."""
-        return "true or false"
+    return check
 
 
-@dataclass(frozen=True)
-class AnyOf(Spec):
-    """The first of *specs* that accepts the value."""
+def digits(low: int, high: int) -> Callable[[object], int]:
+    """A validator taking decimal digits (a path or query parameter) naming an integer from *low*
+    to *high*, returned as an int; never more digits than *high* has (never a 5,000-digit int())."""
 
-    specs: tuple[Spec, ...]
+    def check(value: object) -> int:
+        if not isinstance(value, str) or not 1 <= len(value) <= len(str(high)) or not value.isascii() \
+                or not value.isdigit() or not low <= int(value) <= high:
+            raise ValueError(f"expected digits naming {low} to {high}")
+        return int(value)
 
-    def check(self, value: object, where: str) -> Any:
-        """The value, as the first accepting spec returns it."""
-        for spec in self.specs:
-            try:
-                return spec.check(value, where)
-            except _InvalidFieldError:
-                continue
-        raise _InvalidFieldError(where, value, self.expected())
-
-    def expected(self) -> str:
-        """The alternatives."""
-        return " or ".join(spec.expected() for spec in self.specs)
-
-    def depth(self) -> int:
-        """The deepest alternative."""
-        return max(spec.depth() for spec in self.specs)
+    return check
 
 
-@dataclass(frozen=True)
-class Nullable(Spec):
-    """*spec*, or null (a missing field is null too)."""
-
-    spec: Spec
-
-    def check(self, value: object, where: str) -> Any:
-        """None, or the checked value."""
-        return None if value is None else self.spec.check(value, where)
-
-    def expected(self) -> str:
-        """The spec's, or null."""
-        return f"{self.spec.expected()}, or null"
-
-    def depth(self) -> int:
-        """The spec's."""
-        return self.spec.depth()
+def one_line(value: str) -> str:
+    """Refuse line breaks and other control characters (names written into record headers)."""
+    if CONTROL_CHARACTERS.search(value) is not None:
+        raise ValueError("expected text on one line, without control characters")
+    return value
 
 
-@dataclass(frozen=True)
-class ListOf(Spec):
-    """An array of at most *max_items* items, each checked by *item*."""
-
-    item: Spec
-    max_items: int
-
-    def check(self, value: object, where: str) -> list[Any]:
-        """The checked items."""
-        if not isinstance(value, list) or len(value) > self.max_items:
-            raise _InvalidFieldError(where, value, self.expected())
-        return [self.item.check(element, f"{where}[{index}]") for index, element in enumerate(value)]
-
-    def expected(self) -> str:
-        """E.g. "a list of at most 64 items (text of ...)"."""
-        return f"a list of at most {self.max_items} items ({self.item.expected()})"
-
-    def depth(self) -> int:
-        """One more than an item."""
-        return 1 + self.item.depth()
+#: Game ids are made of letters and digits (see :meth:`shogiban.web.rooms.RoomManager.create`).
+GameId = Annotated[str, StringConstraints(min_length=4, max_length=32, pattern=r"^[A-Za-z0-9]+$")]
+#: Player tokens and invitations (``secrets.token_urlsafe``).
+Secret = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+UsiMove = Annotated[str, StringConstraints(min_length=1, max_length=8)]
+Ply = Annotated[int, Field(ge=0, le=1_000_000)]
+#: The most seconds a main time, byoyomi or increment may be (the clock's LONGEST).
+LONGEST_SECONDS = 24 * 3600
+Seconds = Annotated[float, PlainValidator(finite_number(0, LONGEST_SECONDS))]
+#: Most moves a new game may start with.
+MAX_START_MOVES = 2000
+Language = Annotated[str, StringConstraints(max_length=35, pattern=r"^[A-Za-z0-9-]*$")]
+Sfen = Annotated[str, StringConstraints(max_length=200)]
+RecordFormat = Annotated[str, PlainValidator(one_of(*RECORD_FORMATS))]
 
 
-@dataclass(frozen=True)
-class Fields(Spec):
-    """A JSON object with the declared *fields*; those in *required* must be present (the
-    others may be missing, and are missing from the result too).  Undeclared keys are ignored
-    (kept out of the result) unless *closed*, when they are refused."""
+def _where(loc: tuple[int | str, ...]) -> str:
+    """``time.main``, ``moves[3]``: where in the request a pydantic error is (keys cut short)."""
+    where = ""
+    for part in loc:
+        if isinstance(part, int):
+            where += f"[{part}]"
+        else:
+            where += ("." if where else "") + part[:EXCERPT_CHARS]
+    return where
 
-    fields: Mapping[str, Spec]
-    required: frozenset[str] = frozenset()
-    closed: bool = False
 
-    def check(self, value: object, where: str) -> dict[str, Any]:
-        """The declared fields present in *value*, checked."""
-        if not isinstance(value, dict):
-            raise _InvalidFieldError(where, value, "an object")
-        if self.closed:
-            unknown = sorted(str(key) for key in value if key not in self.fields)
-            if unknown:
-                raise _InvalidFieldError(f"{where}.{unknown[0][:EXCERPT_CHARS]}", value[unknown[0]], "no such field")
-        checked: dict[str, Any] = {}
-        for name, spec in self.fields.items():
-            inner = f"{where}.{name}" if where else name
-            if name not in value:
-                if name in self.required:
-                    raise _InvalidFieldError(inner, None, spec.expected(), missing=True)
-                continue
-            checked[name] = spec.check(value[name], inner)
-        return checked
+def refusal(error: ValidationError, code: str, *, skip: int = 0) -> RequestError:
+    """The :class:`RequestError` (*code*) for pydantic's first complaint: where, a short quote of
+    the value and what was expected; pydantic's own text never quotes the input.  *skip* leading
+    parts of the location are dropped (a tagged union's tag)."""
+    first = error.errors(include_url=False)[0]
+    where = _where(tuple(first["loc"])[skip:]) or "value"
+    if first["type"] == "missing":
+        return RequestError(code, f"missing {where}")
+    if first["type"] == "extra_forbidden":
+        return RequestError(code, f"invalid {where}: {excerpt(first['input'])} (no such field)")
+    reason = str(first.get("ctx", {}).get("error", "")) if first["type"] == "value_error" else ""
+    reason = reason or first["msg"][:1].lower() + first["msg"][1:]
+    return RequestError(code, f"invalid {where}: {excerpt(first['input'])} ({shorten(reason, 120)})")
 
-    def expected(self) -> str:
-        """An object with ... fields."""
-        return "an object with " + ", ".join(self.fields)
 
-    def depth(self) -> int:
-        """One more than the deepest field."""
-        return 1 + max((spec.depth() for spec in self.fields.values()), default=0)
+def model_depth(annotation: Any) -> int:
+    """How deeply a valid value of *annotation* (a model, list, union, ...) nests in JSON."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return 1 + max((model_depth(info.annotation) for info in annotation.model_fields.values()), default=0)
+    inner = [model_depth(argument) for argument in get_args(annotation) if not isinstance(argument, str | int)]
+    if get_origin(annotation) in (list, tuple):
+        return 1 + max(inner, default=0)
+    return max(inner, default=0)
+
+
+class RequestModel(BaseModel):
+    """A declared JSON object: strict types, undeclared keys ignored (refused when ``closed``)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+
+class ClosedRequestModel(RequestModel):
+    """A declared JSON object whose undeclared keys are refused."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
 @dataclass(frozen=True)
 class Body:
-    """A JSON request body (or websocket message): size, nesting and fields."""
+    """A JSON request body: its :class:`RequestModel` *model*, size and nesting.  The handler gets the
+    checked object as a dict of the fields present."""
 
     what: str
-    fields: Fields
+    model: type[RequestModel]
     code: str = "bad_request"
     max_bytes: int = MAX_JSON_BYTES
     empty_is_object: bool = True
     """An empty body means ``{}`` (a POST without a body)."""
     json_code: str = "bad_json"
     """The code for text that is not JSON."""
+    max_depth: int = field(init=False, repr=False, compare=False)
+    """How deeply the JSON text may nest: the model's depth and :data:`DEPTH_SLACK`."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "max_depth", model_depth(self.model) + DEPTH_SLACK)
 
     def decode(self, data: bytes | str) -> dict[str, Any]:
         """Decode and check *data*.
@@ -499,27 +388,30 @@ class Body:
         """
         if self.empty_is_object and not data.strip():
             return self.check({})
-        depth = self.fields.depth() + DEPTH_SLACK
-        return self.check(decode_json(data, max_depth=depth, code=self.json_code, max_bytes=self.max_bytes))
+        return self.check(decode_json(data, max_depth=self.max_depth, code=self.json_code, max_bytes=self.max_bytes))
 
     def check(self, value: object) -> dict[str, Any]:
         """Check an already decoded *value*."""
         if not isinstance(value, dict):
             raise RequestError(self.code, f"invalid {self.what}: {excerpt(value)} (expected a json object)")
         try:
-            return self.fields.check(value, "")
-        except _InvalidFieldError as invalid:
-            raise RequestError(self.code, str(invalid)) from None
+            return self.model.model_validate(value).model_dump(exclude_unset=True)
+        except ValidationError as error:
+            raise refusal(error, self.code) from None
 
 
 @dataclass(frozen=True)
 class Param:
-    """A path parameter: *spec*, refused with *code* and *status* (404 for ids: no such thing)."""
+    """A path parameter of type *kind*, refused with *code* and *status* (404 for ids: no such thing)."""
 
-    spec: Spec
+    kind: Any
     code: str
     status: int = 404
     what: str = "value"
+    adapter: TypeAdapter[Any] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "adapter", TypeAdapter(self.kind, config=ConfigDict(strict=True)))
 
     def check(self, value: object) -> Any:
         """The checked parameter.
@@ -527,16 +419,17 @@ class Param:
         :raises RequestError: with :attr:`code` and :attr:`status`.
         """
         try:
-            return self.spec.check(value, self.what)
-        except _InvalidFieldError:
+            return self.adapter.validate_python(value)
+        except ValidationError:
             raise RequestError(self.code, f"unknown {self.what}: {excerpt(value)}", self.status) from None
 
 
 @dataclass(frozen=True)
 class Query:
-    """Declared query parameters (strings); others are ignored.  *defaults* fill missing ones."""
+    """Declared query parameters (a :class:`RequestModel` *model* of optional strings); others are
+    ignored.  *defaults* fill missing ones."""
 
-    fields: Mapping[str, Spec]
+    model: type[RequestModel]
     code: str = "bad_request"
     defaults: Mapping[str, str] = field(default_factory=dict)
 
@@ -545,94 +438,220 @@ class Query:
 
         :raises RequestError: with :attr:`code`.
         """
-        checked: dict[str, Any] = {}
-        for name, spec in self.fields.items():
-            value = params.get(name, self.defaults.get(name))
-            try:
-                checked[name] = None if value is None else spec.check(value, name)
-            except _InvalidFieldError as invalid:
-                raise RequestError(self.code, str(invalid)) from None
-        return checked
+        given = {name: params.get(name, self.defaults.get(name)) for name in self.model.model_fields}
+        try:
+            return self.model.model_validate({k: v for k, v in given.items() if v is not None}).model_dump()
+        except ValidationError as error:
+            raise refusal(error, self.code) from None
 
 
 # -- the declarations -------------------------------------------------------------------------------
 
-#: Game ids are made of letters and digits (see :meth:`shogiban.web.rooms.RoomManager.create`).
-GAME_ID = Param(Text(32, 4, r"[A-Za-z0-9]+", "an id"), "unknown_game", 404, "game")
-#: Player tokens and invitations (``secrets.token_urlsafe``).
-SECRET = Text(64, 1, r"[A-Za-z0-9_-]+", "a token")
-USI_MOVE = Text(8, 1, what="usi text")
-PLY = Integer(0, 1_000_000)
-#: The most seconds a main time, byoyomi or increment may be (the clock's LONGEST).
-LONGEST_SECONDS = 24 * 3600
-SECONDS = Number(0, LONGEST_SECONDS)
-#: Most moves a new game may start with.
-MAX_START_MOVES = 2000
-LANGUAGE = Text(35, 0, r"[A-Za-z0-9-]*", "a language tag")
+GAME_ID = Param(GameId, "unknown_game", 404, "game")
 
-NEW_GAME = Body("new game request", Fields({
-    "mode": Nullable(OneOf(("computer", "friend", "local"))),
-    "opponent": Nullable(OneOf(("engine", "usi"))),
-    "level": Nullable(AnyOf((Integer(1, 8), OneOf(tuple("12345678"))))),
-    "color": Nullable(OneOf(("b", "black", "sente", "w", "white", "gote", "random"))),
-    "handicap": Nullable(Text(40, what="a handicap name")),
-    "sfen": Nullable(Text(200, what="sfen")),
-    "moves": Nullable(ListOf(USI_MOVE, MAX_START_MOVES)),
-    "time": Nullable(Fields({"main": SECONDS, "byoyomi": SECONDS, "increment": SECONDS}, closed=True)),
-    "rule": Nullable(OneOf(("", "27", "24", "27h", "24h", "none"))),
-    "name": Nullable(Text(40, what="a name", one_line=True)),
-}), code="bad_setup")
 
-JOIN = Body("join request", Fields({"invite": Nullable(SECRET)}))
+class TimeControl(ClosedRequestModel):
+    """Seconds of the clock; any other key is a mistake worth saying."""
 
-#: A pasted record, sent as JSON (decoded in the worker that reads it, not on the event loop).
-RECORD_TEXT = Body("record", Fields({"text": Text(MAX_RECORD_BYTES, what="the record")}, frozenset({"text"})),
-                   code="bad_record", max_bytes=MAX_UPLOAD_BYTES, empty_is_object=False, json_code="bad_record")
-RECORD_FORMAT = Param(OneOf(RECORD_FORMATS), "bad_record", 400, "record format")
-EXPORT_QUERY = Query({"format": OneOf(RECORD_FORMATS)}, code="bad_record", defaults={"format": "kif"})
-#: The game page's query: a player's own link (``token``) or a friend's invitation (``invite``).
-#: Any text is taken; whether it belongs to the game is checked against the game.
-GAME_PAGE_QUERY = Query({"token": Text(2000, what="a token"), "invite": Text(2000, what="an invitation")})
+    main: Seconds | None = None
+    byoyomi: Seconds | None = None
+    increment: Seconds | None = None
 
-#: A position from the editor; ``defender_hand`` (tsume): the defender holds every other piece.
-POSITION = Body("position", Fields({
-    "sfen": Text(200, what="sfen"), "defender_hand": Nullable(Flag()),
-}, frozenset({"sfen"})), code="invalid_sfen")
 
-LESSON_TRY = Body("move", Fields({"usi": USI_MOVE, "lang": Nullable(LANGUAGE)}, frozenset({"usi"})),
-                  code="invalid_move")
+class NewGameRequest(RequestModel):
+    """``POST /api/games`` (read by :func:`shogiban.web.newgame.parse_new_game`)."""
+
+    mode: Annotated[str, PlainValidator(one_of("computer", "friend", "local"))] | None = None
+    opponent: Annotated[str, PlainValidator(one_of("engine", "usi"))] | None = None
+    level: Annotated[int | str, PlainValidator(one_of(*range(1, 9), *"12345678"))] | None = None
+    color: Annotated[str, PlainValidator(one_of("b", "black", "sente", "w", "white", "gote", "random"))] | None = None
+    handicap: Annotated[str, StringConstraints(max_length=40)] | None = None
+    sfen: Sfen | None = None
+    moves: Annotated[list[UsiMove], Field(max_length=MAX_START_MOVES)] | None = None
+    time: TimeControl | None = None
+    rule: Annotated[str, PlainValidator(one_of("", "27", "24", "27h", "24h", "none"))] | None = None
+    name: Annotated[str, StringConstraints(max_length=40), AfterValidator(one_line)] | None = None
+
+
+NEW_GAME = Body("new game request", NewGameRequest, code="bad_setup")
+
+
+class JoinRequest(RequestModel):
+    """``POST /api/games/{id}/join``: a friend's invitation (else the game's cookie)."""
+
+    invite: Secret | None = None
+
+
+JOIN = Body("join request", JoinRequest)
+
+
+class RecordText(RequestModel):
+    """A pasted record, sent as JSON (decoded in the worker that reads it, not on the event loop)."""
+
+    text: Annotated[str, StringConstraints(max_length=MAX_RECORD_BYTES)]
+
+
+RECORD_TEXT = Body("record", RecordText, code="bad_record", max_bytes=MAX_UPLOAD_BYTES, empty_is_object=False,
+                   json_code="bad_record")
+RECORD_FORMAT = Param(RecordFormat, "bad_record", 400, "record format")
+
+
+class ExportQuery(RequestModel):
+    """``?format=`` of an export."""
+
+    format: RecordFormat | None = None
+
+
+EXPORT_QUERY = Query(ExportQuery, code="bad_record", defaults={"format": "kif"})
+
+
+class GamePageQuery(RequestModel):
+    """The game page's query: a player's own link (``token``) or a friend's invitation
+    (``invite``).  Any text is taken; whether it belongs to the game is checked against the game."""
+
+    token: Annotated[str, StringConstraints(max_length=2000)] | None = None
+    invite: Annotated[str, StringConstraints(max_length=2000)] | None = None
+
+
+GAME_PAGE_QUERY = Query(GamePageQuery)
+
+
+class PositionRequest(RequestModel):
+    """A position from the editor; ``defender_hand`` (tsume): the defender holds every other piece."""
+
+    sfen: Sfen
+    defender_hand: StrictBool | None = None
+
+
+POSITION = Body("position", PositionRequest, code="invalid_sfen")
+
+
+class LessonTry(RequestModel):
+    """A move tried in a lesson's section."""
+
+    usi: UsiMove
+    lang: Language | None = None
+
+
+LESSON_TRY = Body("move", LessonTry, code="invalid_move")
 #: Longest line of moves a puzzle request may carry (the longest problem is far shorter).
 MAX_PUZZLE_LINE = 64
-PUZZLE_MOVE = Body("puzzle move", Fields({
-    "line": Nullable(ListOf(USI_MOVE, MAX_PUZZLE_LINE)), "usi": USI_MOVE, "lang": Nullable(LANGUAGE),
-}, frozenset({"usi"})), code="bad_line")
-PUZZLE_HINT = Body("puzzle hint", Fields({
-    "line": Nullable(ListOf(USI_MOVE, MAX_PUZZLE_LINE)), "lang": Nullable(LANGUAGE),
-}), code="bad_line")
+PuzzleLine = Annotated[list[UsiMove], Field(max_length=MAX_PUZZLE_LINE)]
 
-LANG_QUERY = Query({"lang": Text(35, what="a language tag")})
-LESSON_ID = Param(Text(40, 1, r"[a-z0-9_-]+", "an id"), "unknown_lesson", 404, "lesson")
-PUZZLE_ID = Param(Text(60, 1, r"[A-Za-z0-9_-]+", "an id"), "unknown_puzzle", 404, "puzzle")
-SECTION_INDEX = Param(Digits(0, 999), "unknown_lesson", 404, "section")
 
-#: Websocket messages by ``type``; undeclared fields are ignored.
-_TOKEN_FIELD = Nullable(Text(200, what="a token"))
-CLIENT_MESSAGES: Mapping[str, Fields] = {
-    "hello": Fields({"type": Text(16), "token": _TOKEN_FIELD}),
-    "move": Fields({"type": Text(16), "usi": USI_MOVE, "ply": PLY}, frozenset({"usi", "ply"})),
-    "resign": Fields({"type": Text(16)}),
-    "undo": Fields({"type": Text(16), "ply": PLY}, frozenset({"ply"})),
-    "hint": Fields({"type": Text(16), "ply": PLY}, frozenset({"ply"})),
-    "declare": Fields({"type": Text(16), "ply": PLY}, frozenset({"ply"})),
-    "impasse": Fields({"type": Text(16), "ply": PLY}, frozenset({"ply"})),
-    "ping": Fields({"type": Text(16)}),
+class PuzzleMove(RequestModel):
+    """A move tried in a puzzle, after the *line* played so far."""
+
+    line: PuzzleLine | None = None
+    usi: UsiMove
+    lang: Language | None = None
+
+
+class PuzzleHint(RequestModel):
+    """A hint asked for in a puzzle, after the *line* played so far."""
+
+    line: PuzzleLine | None = None
+    lang: Language | None = None
+
+
+PUZZLE_MOVE = Body("puzzle move", PuzzleMove, code="bad_line")
+PUZZLE_HINT = Body("puzzle hint", PuzzleHint, code="bad_line")
+
+
+class LanguageQuery(RequestModel):
+    """``?lang=``: the language to answer in."""
+
+    lang: Annotated[str, StringConstraints(max_length=35)] | None = None
+
+
+LANG_QUERY = Query(LanguageQuery)
+LESSON_ID = Param(Annotated[str, StringConstraints(min_length=1, max_length=40, pattern=r"^[a-z0-9_-]+$")],
+                  "unknown_lesson", 404, "lesson")
+PUZZLE_ID = Param(Annotated[str, StringConstraints(min_length=1, max_length=60, pattern=r"^[A-Za-z0-9_-]+$")],
+                  "unknown_puzzle", 404, "puzzle")
+SECTION_INDEX = Param(Annotated[int, PlainValidator(digits(0, 999))], "unknown_lesson", 404, "section")
+
+
+# -- websocket messages -----------------------------------------------------------------------------
+#
+# One model per client message, told apart by ``type``; :func:`read_message` is the one place
+# they are validated.  Undeclared fields are ignored (a newer page may send more).
+
+Token = Annotated[str, StringConstraints(max_length=200)]
+
+
+class ClientHello(RequestModel):
+    """Identify the connection with a player's token (else the game's cookie)."""
+
+    type: Literal["hello"]
+    token: Token | None = None
+
+
+class ClientMove(RequestModel):
+    """Play a move; *ply* is the number of moves already played (rejects stale moves)."""
+
+    type: Literal["move"]
+    usi: UsiMove
+    ply: Ply
+
+
+class ClientResign(RequestModel):
+    """Resign (投了)."""
+
+    type: Literal["resign"]
+
+
+class ClientUndo(RequestModel):
+    """Take back the last own move (and the computer's reply)."""
+
+    type: Literal["undo"]
+    ply: Ply
+
+
+class ClientHint(RequestModel):
+    """Ask the engine for a move."""
+
+    type: Literal["hint"]
+    ply: Ply
+
+
+class ClientDeclare(RequestModel):
+    """Declare an entering-king win (入玉宣言)."""
+
+    type: Literal["declare"]
+    ply: Ply
+
+
+class ClientImpasse(RequestModel):
+    """Propose or accept 持将棋 (both kings entered)."""
+
+    type: Literal["impasse"]
+    ply: Ply
+
+
+class ClientPing(RequestModel):
+    """Keep-alive."""
+
+    type: Literal["ping"]
+
+
+ClientMessageModel = (
+    ClientHello | ClientMove | ClientResign | ClientUndo | ClientHint | ClientDeclare | ClientImpasse | ClientPing
+)
+_CLIENT_MESSAGE = TypeAdapter[ClientMessageModel](Annotated[ClientMessageModel, Field(discriminator="type")])
+#: The client message models by ``type``.
+CLIENT_MESSAGES: Mapping[str, type[RequestModel]] = {
+    get_args(model.model_fields["type"].annotation)[0]: model for model in get_args(ClientMessageModel)
 }
 #: How deeply a websocket message may nest (messages are flat objects).
 MESSAGE_DEPTH = 1 + DEPTH_SLACK
 
 
-def decode_message(data: str | bytes | None) -> dict[str, Any]:
+def read_message(data: str | bytes | None) -> ClientMessageModel:
     """Decode and check one websocket message: ``{"type": ...}`` with that type's fields.
+
+    >>> read_message('{"type": "move", "usi": "7g7f", "ply": 0, "later": true}')
+    ClientMove(type='move', usi='7g7f', ply=0)
 
     :raises RequestError: ``bad_json`` for what is not a JSON object (or too long or too deep),
         ``unknown_type`` for an undeclared ``type``, ``bad_message`` for a field that does not
@@ -646,11 +665,17 @@ def decode_message(data: str | bytes | None) -> dict[str, Any]:
     value = decode_json(data, max_depth=MESSAGE_DEPTH)
     if not isinstance(value, dict):
         raise RequestError("bad_json", f"expected a json object, got {excerpt(value)}")
-    kind = value.get("type")
-    fields = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
-    if fields is None:
-        raise RequestError("unknown_type", f"unknown message type: {excerpt(kind)}")
     try:
-        return fields.check(value, "")
-    except _InvalidFieldError as invalid:
-        raise RequestError("bad_message", str(invalid)) from None
+        return _CLIENT_MESSAGE.validate_python(value)
+    except ValidationError as error:
+        if error.errors(include_url=False)[0]["type"] in ("union_tag_invalid", "union_tag_not_found"):
+            raise RequestError("unknown_type", f"unknown message type: {excerpt(value.get('type'))}") from None
+        raise refusal(error, "bad_message", skip=1) from None  # the location starts with the tag
+
+
+def decode_message(data: str | bytes | None) -> dict[str, Any]:
+    """:func:`read_message` as a dict of the fields present.
+
+    :raises RequestError: as :func:`read_message`.
+    """
+    return read_message(data).model_dump(exclude_unset=True)

@@ -118,6 +118,11 @@ def test_when_the_owner_of_a_game_dies_another_process_carries_on(tmp_path: Path
             until_ply(ws, 3)
             reply = until_ply(ws, 4, timeout=30)  # the engine of the process that took over
             assert reply.get("outcome") is None
+            # Fair clocks: the engine could not think while its game had no owner (the lease
+            # runs 3 s after the kill), so that wait is charged to nobody; the engine at level 1
+            # spent well under a second on each of its two moves.
+            white_ms = reply["clock"]["white"]  # type: ignore[index]
+            assert 600_000 - white_ms < 2_000, white_ms
         status, state, _ = second.request("GET", f"/api/games/{game['id']}")
         usis = [m["usi"] for m in state["moves"]]
         assert len(usis) == 4

@@ -66,6 +66,7 @@ class RedisLeases:
         self.origin = origin
         self.prefix = prefix
         self.milliseconds = max(100, int(seconds * 1000))
+        self.seconds = self.milliseconds / 1000
         self._take = client.register_script(_TAKE)
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)

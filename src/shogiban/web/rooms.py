@@ -143,6 +143,9 @@ class Services:
 class Leases(Protocol):
     """One owner per game among several processes (see :class:`shogiban.web.lease.RedisLeases`)."""
 
+    seconds: float
+    """How long a lease lasts unless renewed."""
+
     async def take(self, game_id: str) -> int | None:
         """Become or stay the owner: a fencing token, or None."""
         ...  # pragma: no cover - protocol
@@ -884,6 +887,19 @@ class GameRoom:
                 return
             await self._act(decision, adjudicate=True)
 
+    def free_engine_downtime(self, last_alive: float) -> None:
+        """After a take-over: a computer whose turn runs could not think while its game had no
+        owner, so its turn is charged only up to *last_alive* (when the previous owner was last
+        known alive) and runs again from now.  A person's turn is charged as usual: any process
+        took their move meanwhile."""
+        clock = self.state.clock
+        now = self.services.now()
+        if self.state.status is not Status.PLAYING or clock.running is None or clock.since is None:
+            return
+        if not self.seats[clock.running].is_engine or last_alive >= now:
+            return
+        self.state = game.evolve(self.state, clock=clock.pause(last_alive).resume(now))
+
     def activate(self) -> None:
         """After loading: arm the clock and let an engine move if it is its turn."""
         self._schedule_flag()
@@ -1070,9 +1086,13 @@ class RoomManager:
         if stored is None:
             return
         fresh = await build_room(stored, self.services)
+        leases = self.services.leases
         async with room.lock:
             room.adopt(fresh)
             room.owner = True
+            if leases is not None:
+                # The previous owner renewed its lease about a lease's length ago, and was alive then.
+                room.free_engine_downtime(self.services.now() - leases.seconds)
             room.activate()
         log.info("game %s: taken over by this process", room.id, extra={"game": room.id})
         await room.check_time()

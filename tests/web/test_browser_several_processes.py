@@ -1,0 +1,164 @@
+"""A browser's game across several web processes (issue "Several web processes"): the page talks
+to whichever process a front proxy sends it to; when its process dies, the page reconnects by
+itself to another one, takes up the stored game and plays on, and a message received twice
+changes nothing.
+
+Needs Debian's chromium and redis-server (the module skips without them)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.web.live_server import LiveServer, free_port, start_redis, start_server
+from tests.web.test_browser import browser, create_game, new_page, play_by_clicking, wait_for_ply  # noqa: F401
+from websockets.sync.client import ClientConnection, connect
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.timeout(180),
+    pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs Debian's redis-server"),
+]
+
+
+class SwitchingProxy:
+    """A TCP proxy on a loopback port in front of the web processes, as a load balancer would be:
+    every new connection goes to the process :attr:`target` names at that moment."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.port = free_port()
+        self.loop = asyncio.new_event_loop()
+        ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(ready,), daemon=True)
+        self.thread.start()
+        assert ready.wait(10), "the proxy did not start"
+
+    def _run(self, ready: threading.Event) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.server = self.loop.run_until_complete(asyncio.start_server(self._handle, "127.0.0.1", self.port))
+        ready.set()
+        self.loop.run_forever()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        except OSError:
+            writer.close()  # the process behind is gone: the client sees the connection fail
+            return
+
+        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            try:
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            except OSError:
+                pass
+            finally:
+                sink.close()
+
+        await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def close(self) -> None:
+        async def shut() -> None:
+            self.server.close()
+            others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in others:
+                task.cancel()
+            await asyncio.gather(*others, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(shut(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+
+def next_message(ws: ClientConnection, wanted: str, timeout: float = 20.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {wanted} message"
+        message: dict[str, Any] = json.loads(ws.recv(timeout=left))
+        if message.get("type") == wanted:
+            return message
+
+
+def until_ply(ws: ClientConnection, ply: int, timeout: float = 20.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"ply {ply} never arrived"
+        message: dict[str, Any] = json.loads(ws.recv(timeout=left))
+        position = message.get("position")
+        if isinstance(position, dict) and position.get("ply") == ply:
+            return message
+
+
+def test_the_page_reconnects_to_another_process_and_plays_on(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    pytest.importorskip("redis", reason="needs the redis package (pip install shogiban[scale])")
+    redis = start_redis(tmp_path)
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    servers: list[LiveServer] = []
+    proxy: SwitchingProxy | None = None
+    try:
+        for name in ("first", "second"):
+            servers.append(start_server(tmp_path, "--redis", redis.url, db=db, name=name))  # noqa: PERF401 - one by one
+        first, second = servers
+        proxy = SwitchingProxy(first.port)
+        page = new_page(browser, "en")
+        game = create_game(page, proxy.url, mode="friend", color="b", time={"main": 600})
+        invite = page.locator("#invite-link").input_value().split("invite=")[1]
+        status, joined, _ = second.post_json(f"/api/games/{game['id']}/join", json.dumps({"invite": invite}))
+        assert status == 200, joined
+        friend = connect(f"{second.ws_base}/ws/games/{game['id']}", max_queue=None,
+                         additional_headers={"Cookie": f"sb_{game['id']}={joined['token']}"})
+        with friend:
+            until_ply(friend, 0)
+            page.wait_for_selector(".status-line[data-kind='turn']")
+            play_by_clicking(page, "7g7f", "b")
+            until_ply(friend, 1)
+            friend.send(json.dumps({"type": "move", "usi": "3c3d", "ply": 1}))
+            wait_for_ply(page, 2)
+
+            # The page's process dies; the front proxy now sends new connections to the other.
+            os.kill(first.process.pid, signal.SIGKILL)
+            first.process.wait(10)
+            proxy.target = second.port
+            page.wait_for_selector(".connection-line:not([hidden])")
+            page.wait_for_selector(".connection-line", state="hidden", timeout=30000)  # by itself
+            page.wait_for_selector(".status-line[data-kind='turn']")
+            play_by_clicking(page, "2g2f", "b")
+            until_ply(friend, 3)
+            friend.send(json.dumps({"type": "move", "usi": "8c8d", "ply": 3}))
+            wait_for_ply(page, 4)
+
+            # A message received twice changes nothing: the repeat is refused (no longer that
+            # player's turn, and its ply is past).
+            friend.send(json.dumps({"type": "move", "usi": "8c8d", "ply": 3}))
+            refused = next_message(friend, "error")
+            assert refused["code"] in ("not_your_turn", "stale_ply"), refused
+        status, state, _ = second.request("GET", f"/api/games/{game['id']}")
+        assert status == 200
+        assert [m["usi"] for m in state["moves"]] == ["7g7f", "3c3d", "2g2f", "8c8d"]
+        assert page.locator(".move-list li[data-ply]").count() == 4
+        assert page.js_errors == []
+        page.context.close()
+    finally:
+        if proxy is not None:
+            proxy.close()
+        for server in servers:
+            if server.process.poll() is None:
+                server.stop()
+        redis.stop()

@@ -118,9 +118,10 @@ class RedisServer:
             self.process.wait()
 
 
-def start_redis(tmp: Path) -> RedisServer:
-    """A private ``redis-server`` on a free loopback port (no saving to disk), ready to answer."""
-    port = free_port()
+def start_redis(tmp: Path, port: int | None = None) -> RedisServer:
+    """A private ``redis-server`` on a free loopback port, or on *port* (no saving to disk),
+    ready to answer."""
+    port = port or free_port()
     process = subprocess.Popen(
         ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
          "--dir", str(tmp)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

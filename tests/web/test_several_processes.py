@@ -135,3 +135,69 @@ def test_when_the_owner_of_a_game_dies_another_process_carries_on(tmp_path: Path
             if server.process.poll() is None:
                 server.stop()
         redis.stop()
+
+
+def next_error(ws: ClientConnection, timeout: float = 15.0) -> dict[str, object]:
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, "no error message"
+        message: dict[str, object] = json.loads(ws.recv(timeout=left))
+        if message.get("type") == "error":
+            return message
+
+
+def test_without_redis_moves_are_refused_and_play_resumes_when_it_returns(tmp_path: Path) -> None:
+    pytest.importorskip("redis", reason="needs the redis package (pip install shogiban[scale])")
+    redis = start_redis(tmp_path)
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    servers: list[LiveServer] = []
+    try:
+        for name in ("a", "b"):
+            servers.append(start_server(tmp_path, "--redis", redis.url, db=db, name=name))  # noqa: PERF401 - one by one
+        a, b = servers
+        status, game, _ = a.post_json("/api/games", json.dumps({"mode": "friend", "color": "b"}))
+        assert status == 201
+        invite = game["invite_url"].split("invite=")[1]
+        status, joined, _ = b.post_json(f"/api/games/{game['id']}/join", json.dumps({"invite": invite}))
+        assert status == 200, joined
+        black = connect(f"{a.ws_base}/ws/games/{game['id']}", max_queue=None,
+                        additional_headers={"Cookie": f"sb_{game['id']}={game['token']}"})
+        white = connect(f"{b.ws_base}/ws/games/{game['id']}", max_queue=None,
+                        additional_headers={"Cookie": f"sb_{game['id']}={joined['token']}"})
+        with black, white:
+            until_ply(black, 0)
+            until_ply(white, 0)
+            redis.stop()
+            # Each try waits for its answer; the process may take a moment to notice the loss.
+            deadline = time.monotonic() + 15
+            while True:
+                black.send(json.dumps({"type": "move", "usi": "7g7f", "ply": 0}))
+                answer: dict[str, object] = json.loads(black.recv(timeout=15))
+                while answer.get("type") not in ("error", "move"):
+                    answer = json.loads(black.recv(timeout=15))
+                assert answer["type"] == "error", "a move was accepted without Redis"
+                if answer["code"] == "redis_unavailable":
+                    break
+                assert time.monotonic() < deadline, answer
+                time.sleep(0.2)
+            status, state, _ = a.request("GET", f"/api/games/{game['id']}")
+            assert state["moves"] == []  # refused, not stored
+            redis = start_redis(tmp_path, redis.port)  # it comes back: play resumes by itself
+            deadline = time.monotonic() + 20
+            while True:
+                black.send(json.dumps({"type": "move", "usi": "7g7f", "ply": 0}))
+                answer = json.loads(black.recv(timeout=15))
+                while answer.get("type") not in ("error", "move"):
+                    answer = json.loads(black.recv(timeout=15))
+                if answer["type"] == "move":
+                    break
+                assert answer["code"] == "redis_unavailable", answer
+                assert time.monotonic() < deadline, "play did not resume"
+                time.sleep(0.3)
+            assert until_ply(white, 1)["position"]["last_move"] == "7g7f"  # type: ignore[index]
+    finally:
+        for server in servers:
+            if server.process.poll() is None:
+                server.stop()
+        redis.stop()

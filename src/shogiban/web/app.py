@@ -226,7 +226,7 @@ def create_app(
         bus: RedisBus | None = None
         watcher: asyncio.Task[None] | None = None
         if redis_url:
-            bus = RedisBus(redis_url, rooms.changed)
+            bus = RedisBus(redis_url, rooms.changed, on_resume=rooms.reload_all)
             await bus.start()  # BusError: the server does not start, and says why
             services.bus = bus
             services.leases = RedisLeases(bus.client, bus.origin)

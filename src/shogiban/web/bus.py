@@ -156,14 +156,27 @@ class RedisBus:
 
     :param url: ``redis://HOST:PORT/N``.
     :param on_change: called with ``(game_id, ply)`` for each note from another process.
+    :param on_resume: called when Redis answers again after it was lost (notes sent meanwhile
+        never arrived: the games loaded here must be read again).
     :param prefix: the channel's prefix (several deployments may share one Redis).
     """
 
-    def __init__(self, url: str, on_change: Callable[[str, int], Awaitable[None]], *, prefix: str = "shogiban") -> None:
+    def __init__(
+        self,
+        url: str,
+        on_change: Callable[[str, int], Awaitable[None]],
+        *,
+        on_resume: Callable[[], Awaitable[None]] | None = None,
+        prefix: str = "shogiban",
+    ) -> None:
         self.url = url
         self.on_change = on_change
+        self.on_resume = on_resume
         self.channel = f"{prefix}:games"
         self.origin = secrets.token_hex(8)
+        self.connected = False
+        """Whether this process hears the others' notes now (it refuses changes while not:
+        another process would never learn of them)."""
         self._client: Any = None
         self._listener: asyncio.Task[None] | None = None
 
@@ -182,6 +195,7 @@ class RedisBus:
             await self._client.aclose()
             raise BusError(f"cannot reach Redis at {self.url} ({error}): start redis-server there, "
                            "or give --redis the address of a running one") from None
+        self.connected = True
         self._listener = asyncio.create_task(self._listen())
 
     async def publish(self, game_id: str, ply: int) -> None:
@@ -192,16 +206,27 @@ class RedisBus:
             await asyncio.wait_for(self._client.publish(self.channel, make_note(game_id, ply, self.origin)),
                                    REDIS_SECONDS)
         except Exception as error:  # stored already: the others see it at their next reload
+            self.connected = False  # until the listener hears Redis again (and everyone re-reads)
             log.warning("game %s: cannot tell the other processes (Redis: %s)", game_id, error,
                         extra={"game": game_id})
 
     async def _listen(self) -> None:
         delay = 0.1
+        lost = False
         while True:
             pubsub = self._client.pubsub()
             try:
-                await pubsub.subscribe(self.channel)
+                await asyncio.wait_for(pubsub.subscribe(self.channel), REDIS_SECONDS)
                 delay = 0.1
+                if lost or not self.connected:
+                    lost = False
+                    log.info("Redis answers again: reading the games loaded here again")
+                    if self.on_resume is not None:
+                        try:
+                            await self.on_resume()
+                        except Exception:  # a failed re-read must not stop the listener
+                            log.exception("re-reading the games after Redis came back failed")
+                    self.connected = True
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
@@ -220,6 +245,7 @@ class RedisBus:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
+                lost, self.connected = True, False
                 log.warning("lost Redis (%s): listening again in %.1f s", error, delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)

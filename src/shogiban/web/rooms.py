@@ -166,6 +166,9 @@ class Leases(Protocol):
 class Publisher(Protocol):
     """Where a room announces a stored change."""
 
+    connected: bool
+    """Whether the other processes hear this one now (changes are refused while not)."""
+
     async def publish(self, game_id: str, ply: int) -> None:
         """*game_id* changed and is stored, at *ply* moves."""
         ...  # pragma: no cover - protocol
@@ -515,6 +518,12 @@ class GameRoom:
         """Apply *action* now: compute the next state, store it, and only then make it the room's
         (write, then swap: a state the database does not have is never shown).  *adjudicate*
         plays it as the rules adjudicate an engine's move (a foul loses)."""
+        bus = self.services.bus
+        if bus is not None and not bus.connected:
+            # Stored but never announced, a change would stay unseen by the other processes'
+            # players: refuse it until Redis answers again (the room then re-reads the game).
+            raise RoomError("redis_unavailable", "the server cannot reach Redis just now: please try again in a moment",
+                            status=503)
         now = self.services.now()
         # An engine's decision is judged as every front end judges it (game.adjudicate).
         following, events = (game.adjudicate(self.state, action, now) if adjudicate  # type: ignore[arg-type]
@@ -983,6 +992,14 @@ class RoomManager:
         stored = await store.run(store.store.load, game_id)
         if stored is not None:
             await room.reload(await build_room(stored, self.services))
+
+    async def reload_all(self) -> None:
+        """Read every game loaded here again (after Redis was lost, its notes may be missing)."""
+        store = self.services.store
+        for game_id, room in list(self.rooms.items()):
+            stored = await store.run(store.store.load, game_id)
+            if stored is not None:
+                await room.reload(await build_room(stored, self.services))
 
     async def create(self, setup: NewGame) -> tuple[GameRoom, str]:
         """Start a game; returns the room and the creator's token (a friend's game also has an

@@ -179,6 +179,9 @@ class Game:
     to_opponent: dict[int, float] = field(default_factory=dict)
     to_spectator: dict[int, float] = field(default_factory=dict)
     over: bool = False
+    computer: bool = False
+    """Against the computer (level 1, with a clock), owned by another process than its player's."""
+    termination: str | None = None
 
 
 @dataclass
@@ -239,8 +242,11 @@ class Client:
             elif ply % 2 == (0 if self.color == "b" else 1):  # the opponent's move reached me (ply ends on my turn)
                 self.game.to_opponent.setdefault(ply, now)
         self.ply = max(self.ply, ply)
-        if self.state.get("outcome"):
+        outcome = self.state.get("outcome")
+        if outcome:
             self.game.over = True
+            if isinstance(outcome, dict):
+                self.game.termination = str(outcome.get("termination"))
 
     def maybe_move(self) -> None:
         state = self.state
@@ -313,10 +319,14 @@ class Result:
     machine: float
     log_sizes: list[int]
     log_samples: list[str] = field(default_factory=list)
+    computer_games: int = 0
+    engine_replies: list[float] = field(default_factory=list)
+    """From the player's acknowledgement to the computer's reply reaching the player."""
+    time_losses: int = 0
 
 
 async def run_games(servers: list[Server], games: int, seconds: float, think: tuple[float, float],
-                    seed: int) -> Result:
+                    seed: int, computer: int = 0) -> Result:
     rng = random.Random(seed)
     count = len(servers)
     errors: Counter[str] = Counter()
@@ -362,7 +372,29 @@ async def run_games(servers: list[Server], games: int, seconds: float, think: tu
                     await client.connect()
                 clients.extend(made_clients)
 
-        outcomes = await asyncio.gather(*(create(number) for number in range(games)), return_exceptions=True)
+        async def create_computer(number: int) -> None:
+            # The game's owner (clock and engine) is the process that created it; its player is
+            # on the next one, so every reply crosses processes.
+            owner, player = servers[number % count], servers[(number + 1) % count]
+            me = f"10.9.{number // 250}.{number % 250 + 1}"
+            async with gate:
+                made = await http_client.post(
+                    owner.url + "/api/games", headers={"X-Forwarded-For": me},
+                    json={"mode": "computer", "level": 1, "color": "b", "time": {"main": 300, "byoyomi": 10}})
+                if made.status_code != 201:
+                    errors[f"create computer {made.status_code}"] += 1
+                    return
+                answer = made.json()
+                game = Game(answer["id"], computer=True)
+                records.append(game)
+                client = Client(game, player.url.replace("http", "ws", 1), "b", answer["token"], me,
+                                random.Random(rng.random()), think, window, errors, latencies)
+                await client.connect()
+                clients.append(client)
+
+        outcomes = await asyncio.gather(*(create(number) for number in range(games)),
+                                        *(create_computer(number) for number in range(computer)),
+                                        return_exceptions=True)
     for outcome in outcomes:
         if isinstance(outcome, BaseException):
             errors[f"setup {type(outcome).__name__}"] += 1
@@ -384,6 +416,13 @@ async def run_games(servers: list[Server], games: int, seconds: float, think: tu
     log_sizes = [server.log.stat().st_size for server in servers]  # what follows is the clients' leaving
     await asyncio.gather(*(client.close() for client in clients))
 
+    friends = [game for game in records if not game.computer]
+    computers = [game for game in records if game.computer]
+    # The computer's reply is ply + 1 after the player's acknowledged ply.
+    engine_replies = [game.to_opponent[ply + 1] - at for game in computers for ply, at in game.acked.items()
+                      if ply + 1 in game.to_opponent]
+    time_losses = sum(1 for game in computers if game.termination == "time_forfeit")
+    records = friends
     to_opponent = [game.to_opponent[ply] - at for game in records for ply, at in game.acked.items()
                    if ply in game.to_opponent]
     to_spectator = [game.to_spectator[ply] - at for game in records for ply, at in game.acked.items()
@@ -392,7 +431,8 @@ async def run_games(servers: list[Server], games: int, seconds: float, think: tu
     if missed:
         errors["move never reached the opponent"] += missed
     return Result(count, len(records), setup, seconds, latencies, to_opponent, to_spectator, errors,
-                  sum(game.over for game in records), lags, cpu, machine, log_sizes)
+                  sum(game.over for game in records), lags, cpu, machine, log_sizes,
+                  computer_games=len(computers), engine_replies=engine_replies, time_losses=time_losses)
 
 
 def log_problems(text: str) -> list[str]:
@@ -425,6 +465,10 @@ def report(result: Result, window_seconds: float) -> None:
     where = "same process" if result.processes == 1 else "another process"
     print(f"delivery to the opponent ({where}), after the mover's acknowledgement: {summary(result.to_opponent)}")
     print(f"delivery to the spectator, after the mover's acknowledgement: {summary(result.to_spectator)}")
+    if result.computer_games:
+        print(f"computer games: {result.computer_games} (level 1, 5 min + 10 s byoyomi, the player on another "
+              f"process than the owner): reply after the player's acknowledgement {summary(result.engine_replies)}; "
+              f"games lost on time: {result.time_losses}")
     print(f"benchmark client's event-loop lag (50 ms sleeps): {summary(result.lags)}")
     cpu = ", ".join(f"{100 * c / window_seconds:.0f}%" for c in result.cpu)
     print(f"CPU over the window: servers {cpu} (one core = 100%); whole machine {100 * result.machine:.0f}% busy "
@@ -442,6 +486,8 @@ def main() -> int:
     parser.add_argument("--db", default=DEFAULT_DB,
                         help=f"PostgreSQL URL shared by the processes (default {DEFAULT_DB})")
     parser.add_argument("--redis", help="a running Redis, redis://HOST:PORT/N (default: start a private redis-server)")
+    parser.add_argument("--computer", type=int, default=0,
+                        help="also this many games against the computer with clocks (default 0)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--logs", help="keep the servers' logs in this folder (default: a temporary one)")
     args = parser.parse_args()
@@ -455,7 +501,8 @@ def main() -> int:
             for count in args.processes:
                 servers = start_servers(count, args.db, redis_url, folder)
                 try:
-                    result = asyncio.run(run_games(servers, args.games, args.seconds, tuple(args.think), args.seed))
+                    result = asyncio.run(run_games(servers, args.games, args.seconds, tuple(args.think), args.seed,
+                                                   args.computer))
                 finally:
                     for server in servers:
                         server.stop()

@@ -8,8 +8,12 @@
   model), and also ``validate_json`` alone; msgspec decodes into tagged ``Struct`` types with the
   same bounds (``Meta``).
 * **encode**: a server ``move`` message (a move, the position with its move lists, the clock)
-  written as JSON: the server's ``encode_json`` (the standard library), pydantic's ``dump_json``
-  of the message as a dict, and ``msgspec.json.encode``.
+  written as JSON: the standard library's ``encode_json`` of the message as a dict (the server's
+  path before the messages were models), the server's path now
+  (:func:`shogiban.web.messages.encode_message` of the :class:`~shogiban.web.messages.MoveMessage`
+  model), pydantic's ``dump_json`` of the dict, and ``msgspec.json.encode``.
+* **build**: the ``MoveMessage`` model made from its parts, and its largest part, the position
+  with its move lists (what a room does once per role on every move: the checks of each field).
 
 Figures are microseconds per message, the median of ``--repeat`` runs of ``--number`` messages;
 ratios compare medians of the same run.  msgspec is optional (``pip install msgspec``): without
@@ -24,18 +28,21 @@ from typing import Annotated, Any, Literal
 
 from pydantic import TypeAdapter
 
+from shogiban.web.messages import MoveMessage, PositionInfo, encode_message
 from shogiban.web.schema import _CLIENT_MESSAGE, encode_json, read_message
 
 FRAME = '{"type": "move", "usi": "7g7f", "ply": 12}'
-MOVE_MESSAGE: dict[str, Any] = {  # a shogiban.web.messages.MoveMessage
+MOVE_MESSAGE: dict[str, Any] = {  # a shogiban.web.messages.MoveMessage, as JSON data
     "type": "move",
+    "v": 1,
     "move": {"ply": 13, "usi": "7g7f", "label": "☗7六歩(77)", "forms": {"kif": "7六歩(77)", "csa": "+7776FU"},
              "spent_ms": 1234},
     "position": {"sfen": "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2", "ply": 13,
                  "turn": "w", "last_move": "7g7f", "check": False,
                  "dests": {f"{file}c": [f"{file}d"] for file in range(1, 10)},
                  "drop_dests": {}},
-    "clock": {"b": 598.1, "w": 600.0, "running": "w", "byoyomi": 30},
+    "clock": {"enabled": True, "black": 598_100, "white": 600_000, "black_byoyomi": 30_000, "white_byoyomi": 30_000,
+              "byoyomi": 30_000, "increment": 0, "running": "w"},
     "outcome": None,
     "can": {"move": True, "impasse": False, "undo": False, "hint": False, "declare": False, "resign": True,
             "join": False},
@@ -92,12 +99,18 @@ def main() -> None:
     # Python 3.12+: the message goes through as a plain dict (what encode_json writes too).
     move_adapter: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
     frame = FRAME.encode()
+    move_model = MoveMessage.model_validate(MOVE_MESSAGE)
+    assert encode_message(move_model) == encode_json(MOVE_MESSAGE)
+    parts = {name: getattr(move_model, name) for name in ("move", "position", "clock", "outcome", "can", "thinking")}
     cases: dict[str, Callable[[], object]] = {
         "decode pydantic read_message": lambda: read_message(FRAME),
         "decode pydantic validate_json": lambda: _CLIENT_MESSAGE.validate_json(frame),
         "encode stdlib encode_json": lambda: encode_json(MOVE_MESSAGE),
+        "encode server encode_message": lambda: encode_message(move_model),
         "encode pydantic dump_json": lambda: move_adapter.dump_json(MOVE_MESSAGE),
         **msgspec_cases(),
+        "build MoveMessage from parts": lambda: MoveMessage(**parts),
+        "build PositionInfo": lambda: PositionInfo(**MOVE_MESSAGE["position"]),
     }
     results = {name: measure(run, args.number, args.repeat) for name, run in cases.items()}
     for name, micros in results.items():

@@ -111,7 +111,7 @@ def test_malformed_messages_get_errors_and_keep_the_socket(client: TestClient) -
         ws.send_bytes(b"\xff\xfe")
         assert receive(ws, "error")["code"] == "bad_json"
         ws.send_json({"type": "ping"})
-        assert receive(ws, "pong") == {"type": "pong"}
+        assert receive(ws, "pong") == {"type": "pong", "v": 1}
         assert play(ws, "7g7f", 0)["type"] == "move"
 
 
@@ -267,7 +267,7 @@ def test_hint_goes_to_the_asker_only(client: TestClient, engine: StandInEngine) 
         ws.send_json({"type": "hint", "ply": 0})
         hint = receive(ws, "hint")
         assert hint == {
-            "type": "hint", "ply": 0, "usi": "2g2f", "label": "▲２六歩", "score_cp": None, "score_mate": None,
+            "type": "hint", "v": 1, "ply": 0, "usi": "2g2f", "label": "▲２六歩", "score_cp": None, "score_mate": None,
             "forms": {"japanese": "▲２六歩", "western": "P-2f", "kitao": "歩-26", "csa": "+2726FU", "usi": "2g2f"},
         }
         assert engine.calls[0].movetime is not None

@@ -57,7 +57,14 @@ from shogiban.web.editor import solver_pool
 from shogiban.web.i18n_routes import routes as i18n_routes
 from shogiban.web.lease import CHECK_SECONDS as LEASE_CHECK_SECONDS
 from shogiban.web.lease import RedisLeases
-from shogiban.web.messages import ClientMessage, error_message, parse_client_message
+from shogiban.web.messages import (
+    ClientMessage,
+    ErrorMessage,
+    PongMessage,
+    encode_message,
+    error_message,
+    parse_client_message,
+)
 from shogiban.web.newgame import parse_new_game
 from shogiban.web.pages import STATIC, render_error_page, render_shell
 from shogiban.web.parsing import ParseJob, ParsePool, ParseReply
@@ -134,10 +141,10 @@ def _reply_response(reply: ParseReply) -> Response:
     return Response(reply.body, status_code=reply.status, media_type=reply.media_type, headers=headers)
 
 
-def _error_of(error: Exception) -> dict[str, Any]:
+def _error_of(error: Exception) -> ErrorMessage:
     _, code, message = classify(error)
     params = getattr(error, "params", None)
-    return dict(error_message(code, message, params if isinstance(params, Mapping) else None))
+    return error_message(code, message, params if isinstance(params, Mapping) else None)
 
 
 async def _dispatch(room: GameRoom, connection: Connection, message: ClientMessage) -> None:
@@ -160,10 +167,10 @@ async def _dispatch(room: GameRoom, connection: Connection, message: ClientMessa
             raise RoomError("bad_token", "this token does not belong to a player of this game")
         if token:
             connection.role = role
-        connection.send(dict(room.state_for(connection.role)))
+        connection.send(room.state_for(connection.role))
         room.broadcast_presence()
     elif message["type"] == "ping":
-        connection.send({"type": "pong"})
+        connection.send(PongMessage())
 
 
 def create_app(
@@ -373,7 +380,7 @@ def create_app(
         room = await known_room(game_id)
         token = request.cookies.get(cookie_name(game_id))
         role = room.role_of(token)
-        body: dict[str, Any] = dict(room.state_for(role))
+        body: dict[str, Any] = room.state_for(role).model_dump(mode="json")
         if role is not Role.SPECTATOR:
             body["token"] = token
             if room.invite is not None and room.open_seat is not None:
@@ -412,19 +419,20 @@ def create_app(
         await websocket.accept()
         if _foreign_origin(websocket.headers, websocket.headers.get("host")):
             refusal = error_message("bad_origin", "connections from other sites are not accepted")
-            await websocket.send_json(dict(refusal))
+            await websocket.send_text(encode_message(refusal))
             await websocket.close(code=4403)
             return
         room = await rooms().get(game_id)
         if room is None:
-            await websocket.send_json(dict(error_message("unknown_game", f"unknown game: {excerpt(game_id)}")))
+            unknown = error_message("unknown_game", f"unknown game: {excerpt(game_id)}")
+            await websocket.send_text(encode_message(unknown))
             await websocket.close(code=4404)
             return
         role = room.role_of(websocket.cookies.get(cookie_name(game_id)))
         address = client_address(websocket)
         refusal_reason = admission.admit(address, game_id, role)
         if refusal_reason is not None:
-            await websocket.send_json(dict(error_message("busy", refusal_reason)))
+            await websocket.send_text(encode_message(error_message("busy", refusal_reason)))
             await websocket.close(code=1013)  # try again later
             return
         connection = Connection(websocket, role, max_bytes=limits.queued_bytes, send_seconds=limits.send_seconds)
@@ -482,7 +490,7 @@ async def _serve_socket(room: GameRoom, connection: Connection, bucket: TokenBuc
                 break
             if not bucket.take(time.monotonic()):
                 refused += 1
-                connection.send(dict(error_message("too_fast", "too many messages: slow down")))
+                connection.send(error_message("too_fast", "too many messages: slow down"))
                 if refused >= patience:
                     connection.close_after_queue()
                 continue

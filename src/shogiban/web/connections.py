@@ -25,10 +25,12 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from shogiban.web.messages import ServerMessage, encode_message
 from shogiban.web.rates import ServerLimits
 from shogiban.web.rooms import Role
 from shogiban.web.schema import encode_json
@@ -40,8 +42,8 @@ _CLOSE = object()
 
 
 class _Encoded:
-    """The last message encoded, kept by identity: a broadcast hands the same dict to every
-    client of a role, which is then encoded once, not once per client."""
+    """The last message encoded, kept by identity: a broadcast hands the same message object to
+    every client of a role, which is then encoded once, not once per client."""
 
     message: object = None
     text: str = ""
@@ -50,10 +52,14 @@ class _Encoded:
 _last = _Encoded()
 
 
-def encoded(message: dict[str, Any]) -> str:
-    """*message* as JSON text, reusing the encoding of the same object just before."""
+def encoded(message: ServerMessage | Mapping[str, Any]) -> str:
+    """*message* as JSON text, reusing the encoding of the same object just before.
+
+    Server messages are models, written by :func:`~shogiban.web.messages.encode_message`; a
+    plain mapping (data already shaped as JSON, as tests of the queue send) is written as it is.
+    """
     if _last.message is not message:
-        _last.text = encode_json(message)
+        _last.text = encode_message(message) if isinstance(message, ServerMessage) else encode_json(message)
         _last.message = message  # held, so its id cannot be reused by another object meanwhile
     return _last.text
 
@@ -120,7 +126,7 @@ class Connection:
         self.dropped = False
         """The client stopped reading and was dropped."""
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: ServerMessage | Mapping[str, Any]) -> None:
         """Queue *message*; a client that falls too far behind is dropped."""
         if self.closed:
             return

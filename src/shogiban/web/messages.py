@@ -1,4 +1,5 @@
-"""The websocket messages, one TypedDict each, and the parser of what clients send.
+"""The websocket messages: what clients send (TypedDicts, and their parser) and what the server
+sends (pydantic models, each with a version ``v``, serialised by :func:`encode_message`).
 
 Client to server (JSON text frames)::
 
@@ -17,16 +18,22 @@ shape the rooms get.
 
 Server to client: ``state`` (everything, on connect and after undo, resignation, joining, the end
 of the game), ``move`` (one move and the new position), ``hint``, ``presence``, ``pong`` and
-``error`` (``{"type": "error", "code": ..., "message": ...}``: nothing changed).
+``error`` (``{"type": "error", "v": 1, "code": ..., "message": ...}``: nothing changed), the
+models :class:`StateMessage` and the others below; every one has ``"v": 1`` until its shape
+changes.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, TypedDict
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic_core import PydanticSerializationError
 
 from shogiban.squares import SQUARE_NAMES
-from shogiban.web.schema import MAX_MESSAGE_BYTES, RequestError, decode_message
+from shogiban.web.schema import MAX_MESSAGE_BYTES, RequestError, decode_message, encode_json
 
 #: Longest client message accepted, in bytes.
 MAX_MESSAGE = MAX_MESSAGE_BYTES
@@ -98,9 +105,27 @@ ClientMessage = (
 )
 
 # -- server to client ---------------------------------------------------------------------------
+#
+# Declared as pydantic models so that a message built with a wrong field or type fails where it is
+# built, not in a browser.  Every message carries a version ``v``: a message whose shape changes
+# in a way an older page would misread gets the next number, and pages ignore fields they do not
+# know.  The parts are strict (no coercion), refuse unknown fields and are frozen, since one
+# message object is shared by every client of a broadcast and encoded once.
 
 
-class PlayerInfo(TypedDict):
+class _Part(BaseModel):
+    """A part of a server message."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+    def __getitem__(self, name: str) -> object:
+        """A field by its name on the wire, for code written against the dict form."""
+        if name not in type(self).model_fields:
+            raise KeyError(name)
+        return getattr(self, name)
+
+
+class PlayerInfo(_Part):
     """One seat."""
 
     kind: Literal["human", "engine", "usi"]
@@ -110,21 +135,29 @@ class PlayerInfo(TypedDict):
     online: bool
 
 
-class GameInfo(TypedDict):
+class TimeControlInfo(_Part):
+    """The time control, in seconds."""
+
+    main: float
+    byoyomi: float
+    increment: float
+
+
+class GameInfo(_Part):
     """What does not change during a game."""
 
     id: str
     mode: Literal["computer", "friend", "local"]
-    players: dict[str, PlayerInfo]
+    players: dict[Literal["b", "w"], PlayerInfo]
     handicap: str | None
     handicap_english: str | None
-    time_control: dict[str, float]
+    time_control: TimeControlInfo
     start_sfen: str
     rule: str
     created_at: float
 
 
-class PositionInfo(TypedDict):
+class PositionInfo(_Part):
     """The current position and, for the player to move, what may move where."""
 
     sfen: str
@@ -136,7 +169,7 @@ class PositionInfo(TypedDict):
     drop_dests: dict[str, list[str]]
 
 
-class MoveEntry(TypedDict):
+class MoveEntry(_Part):
     """One move of the record."""
 
     ply: int
@@ -147,7 +180,20 @@ class MoveEntry(TypedDict):
     spent_ms: int
 
 
-class OutcomeInfo(TypedDict):
+class ClockInfo(_Part):
+    """The clock at the time of the message (:func:`shogiban.web.clock.snapshot`), in milliseconds."""
+
+    enabled: bool
+    black: int
+    white: int
+    black_byoyomi: int
+    white_byoyomi: int
+    byoyomi: int
+    increment: int
+    running: Literal["b", "w"] | None
+
+
+class OutcomeInfo(_Part):
     """How the game ended."""
 
     termination: str
@@ -155,7 +201,7 @@ class OutcomeInfo(TypedDict):
     detail: str
 
 
-class Permissions(TypedDict):
+class Permissions(_Part):
     """What this connection may do now."""
 
     move: bool
@@ -167,37 +213,51 @@ class Permissions(TypedDict):
     join: bool
 
 
-class StateMessage(TypedDict):
+class OnlineInfo(_Part):
+    """Whether each side has a connected client."""
+
+    b: bool
+    w: bool
+
+
+class ServerMessage(_Part):
+    """Any message the server sends to a browser (encoded by :func:`encode_message`)."""
+
+
+class StateMessage(ServerMessage):
     """The whole game, for one connection."""
 
-    type: Literal["state"]
+    type: Literal["state"] = "state"
+    v: int = 1
     game: GameInfo
     you: Literal["b", "w", "both"] | None
     position: PositionInfo
     moves: list[MoveEntry]
-    clock: dict[str, Any]
+    clock: ClockInfo
     outcome: OutcomeInfo | None
     can: Permissions
     thinking: bool
     impasse_offer: Literal["b", "w"] | None
 
 
-class MoveMessage(TypedDict):
+class MoveMessage(ServerMessage):
     """One move was played."""
 
-    type: Literal["move"]
+    type: Literal["move"] = "move"
+    v: int = 1
     move: MoveEntry
     position: PositionInfo
-    clock: dict[str, Any]
+    clock: ClockInfo
     outcome: OutcomeInfo | None
     can: Permissions
     thinking: bool
 
 
-class HintMessage(TypedDict):
+class HintMessage(ServerMessage):
     """The engine's suggestion, to the player who asked."""
 
-    type: Literal["hint"]
+    type: Literal["hint"] = "hint"
+    v: int = 1
     ply: int
     usi: str | None
     label: str | None
@@ -206,31 +266,76 @@ class HintMessage(TypedDict):
     score_mate: int | None
 
 
-class PresenceMessage(TypedDict):
+class PresenceMessage(ServerMessage):
     """Who is connected."""
 
-    type: Literal["presence"]
-    online: dict[str, bool]
+    type: Literal["presence"] = "presence"
+    v: int = 1
+    online: OnlineInfo
     spectators: int
 
 
-class ErrorMessage(TypedDict):
+class PongMessage(ServerMessage):
+    """The answer to a ``ping``."""
+
+    type: Literal["pong"] = "pong"
+    v: int = 1
+
+
+class ErrorMessage(ServerMessage):
     """A refused request: nothing changed."""
 
-    type: Literal["error"]
+    type: Literal["error"] = "error"
+    v: int = 1
     code: str
     message: str
-    params: NotRequired[dict[str, str | int]]
+    # Left out when there are none, as the pages have always received it.
+    params: dict[str, str | int] | None = Field(default=None, exclude_if=lambda params: params is None)
+
+
+#: Every server message, told apart by ``type`` (for reading one back: tests, tools).
+AnyServerMessage = Annotated[
+    StateMessage | MoveMessage | HintMessage | PresenceMessage | PongMessage | ErrorMessage,
+    Field(discriminator="type"),
+]
+_SERVER_MESSAGE: TypeAdapter[AnyServerMessage] = TypeAdapter(AnyServerMessage)
+
+
+def encode_message(message: ServerMessage) -> str:
+    """*message* as the JSON text browsers get: the one place server messages are serialised.
+
+    pydantic writes it (several times faster than the standard library), except when a lone
+    surrogate (a client's escaped text echoed back) makes that impossible: then the standard
+    library escapes it (:func:`~shogiban.web.schema.encode_json`), so the text still goes out.
+
+    >>> encode_message(PongMessage())
+    '{"type":"pong","v":1}'
+    """
+    try:
+        return message.model_dump_json()
+    except PydanticSerializationError:
+        return encode_json(message.model_dump(mode="json"))
+
+
+def read_server_message(text: str | bytes) -> AnyServerMessage:
+    """A server message read back from its JSON text, checked against its model.
+
+    :raises ValueError: for anything that is not one (:class:`pydantic.ValidationError` for a
+        wrong message).
+    """
+    # Through the standard library: pydantic's JSON reader refuses the escaped lone surrogates
+    # that encode_message may write.
+    return _SERVER_MESSAGE.validate_python(json.loads(text))
 
 
 def error_message(code: str, message: str, params: Mapping[str, str | int] | None = None) -> ErrorMessage:
     """An ``error`` message; a refusal's *params* go with it, squares as names (``"5e"``), so the
     page can say which file or square in the reader's language."""
-    error: ErrorMessage = {"type": "error", "code": code, "message": message}
-    if params:
-        error["params"] = {name: SQUARE_NAMES[value] if name in _SQUARE_PARAMS and isinstance(value, int)
-                           and 0 <= value < 81 else value for name, value in params.items()}
-    return error
+    if not params:
+        return ErrorMessage(code=code, message=message)
+    return ErrorMessage(code=code, message=message, params={
+        name: SQUARE_NAMES[value] if name in _SQUARE_PARAMS and isinstance(value, int) and 0 <= value < 81
+        else value for name, value in params.items()})
 
 
 #: Refusal parameters that name a square (the rules give them as numbers).

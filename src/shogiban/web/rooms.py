@@ -38,14 +38,21 @@ from shogiban.pieces import Color
 from shogiban.squares import SQUARE_NAMES
 from shogiban.web.clock import Clock, ClockView, snapshot
 from shogiban.web.messages import (
+    ClockInfo,
+    ErrorMessage,
     GameInfo,
+    HintMessage,
     MoveEntry,
     MoveMessage,
+    OnlineInfo,
     OutcomeInfo,
     Permissions,
     PlayerInfo,
     PositionInfo,
+    PresenceMessage,
+    ServerMessage,
     StateMessage,
+    TimeControlInfo,
 )
 from shogiban.web.newgame import NewGame
 from shogiban.web.store import AsyncStore, StaleGameError, StoredGame
@@ -91,7 +98,7 @@ class Subscriber(Protocol):
 
     role: Role
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: ServerMessage) -> None:
         """Queue *message* for the client (never blocks)."""
         ...  # pragma: no cover - protocol
 
@@ -185,10 +192,18 @@ def outcome_info(outcome: Outcome | None) -> OutcomeInfo | None:
     """An outcome for clients."""
     if outcome is None:
         return None
-    winner: Literal["b", "w"] | None = None
-    if outcome.winner is not None:
-        winner = "b" if outcome.winner == Color.BLACK else "w"
-    return {"termination": outcome.termination.value, "winner": winner, "detail": outcome.detail}
+    winner = None if outcome.winner is None else _letter(outcome.winner)
+    return OutcomeInfo(termination=outcome.termination.value, winner=winner, detail=outcome.detail)
+
+
+def _letter(color: Color) -> Literal["b", "w"]:
+    """How the pages name a side."""
+    return "b" if color == Color.BLACK else "w"
+
+
+def clock_info(clock: Clock, now: float) -> ClockInfo:
+    """The clock for clients at *now*."""
+    return ClockInfo.model_validate(snapshot(clock, now))
 
 
 def _outcome_from_json(data: dict[str, Any] | None) -> Outcome | None:
@@ -355,83 +370,82 @@ class GameRoom:
         """The position, with what *role* may move if it is its turn."""
         cache = self._refresh_cache()
         mine = self._can_move(role)
-        return {
-            "sfen": cache.sfen,
-            "ply": self.state.ply,
-            "turn": "bw"[self.state.turn],  # type: ignore[typeddict-item]
-            "last_move": cache.last_move,
-            "check": cache.check,
-            "dests": cache.dests if mine else {},
-            "drop_dests": cache.drops if mine else {},
-        }
+        return PositionInfo(
+            sfen=cache.sfen,
+            ply=self.state.ply,
+            turn=_letter(self.state.turn),
+            last_move=cache.last_move,
+            check=cache.check,
+            dests=cache.dests if mine else {},
+            drop_dests=cache.drops if mine else {},
+        )
 
     def permissions(self, role: Role) -> Permissions:
         """What *role* may do now: the game core's answer, plus what only the web offers."""
         can = game.permissions(self.state, role)
         engines = self.services.engines is not None
-        return {
-            "move": can["move"],
-            "impasse": can["impasse"],
-            "undo": can["undo"],
-            "hint": can["move"] and engines and self.state.mode in _HINT_MODES,
-            "declare": can["declare"],
-            "resign": can["resign"],
-            "join": role is SPECTATOR and self.open_seat is not None and self.outcome is None,
-        }
+        return Permissions(
+            move=can["move"],
+            impasse=can["impasse"],
+            undo=can["undo"],
+            hint=can["move"] and engines and self.state.mode in _HINT_MODES,
+            declare=can["declare"],
+            resign=can["resign"],
+            join=role is SPECTATOR and self.open_seat is not None and self.outcome is None,
+        )
 
     def game_info(self) -> GameInfo:
         """What does not change during the game."""
         handicap = handicap_of_sfen(self.state.start_sfen)
         online = self._online()
-        players: dict[str, PlayerInfo] = {}
+        players: dict[Literal["b", "w"], PlayerInfo] = {}
         for color in (Color.BLACK, Color.WHITE):
             seat = self.seats[color]
             name = seat.name
             if seat.kind == "usi" and name is None:
                 name = getattr(self.services.usi, "name", None) or self.services.usi_name
-            players["bw"[color]] = {
-                "kind": seat.kind,
-                "level": seat.level,
-                "name": name,
-                "joined": seat.is_engine or self.tokens[color] is not None,
-                "online": seat.is_engine or online[color],
-            }
+            players[_letter(color)] = PlayerInfo(
+                kind=seat.kind,
+                level=seat.level,
+                name=name,
+                joined=seat.is_engine or self.tokens[color] is not None,
+                online=seat.is_engine or online[color],
+            )
         control = self.state.clock.control
-        return {
-            "id": self.id,
-            "mode": self.mode,
-            "players": players,
-            "handicap": handicap.japanese if handicap and not handicap.is_even else None,
-            "handicap_english": handicap.english if handicap and not handicap.is_even else None,
-            "time_control": {"main": control.main, "byoyomi": control.byoyomi, "increment": control.increment},
-            "start_sfen": self.state.start_sfen,
-            "rule": self.state.rule.value,
-            "created_at": self.created_at,
-        }
+        return GameInfo(
+            id=self.id,
+            mode=self.mode,
+            players=players,
+            handicap=handicap.japanese if handicap and not handicap.is_even else None,
+            handicap_english=handicap.english if handicap and not handicap.is_even else None,
+            time_control=TimeControlInfo(main=control.main, byoyomi=control.byoyomi, increment=control.increment),
+            start_sfen=self.state.start_sfen,
+            rule=self.state.rule.value,
+            created_at=self.created_at,
+        )
 
     def moves(self) -> list[MoveEntry]:
         """The record so far."""
         return [
-            {"ply": i + 1, "usi": played.usi, "label": self.notations[i][0], "forms": self.notations[i][1],
-             "spent_ms": played.spent_ms}
+            MoveEntry(ply=i + 1, usi=played.usi, label=self.notations[i][0], forms=self.notations[i][1],
+                      spent_ms=played.spent_ms)
             for i, played in enumerate(self.state.moves)
         ]
 
     def state_for(self, role: Role) -> StateMessage:
         """Everything about the game, for one client."""
         offer = self.impasse_offer
-        return {
-            "type": "state",
-            "game": self.game_info(),
-            "you": _WIRE_ROLES.get(role),
-            "position": self.position_info(role),
-            "moves": self.moves(),
-            "clock": snapshot(self.state.clock, self.services.now()),
-            "outcome": outcome_info(self.outcome),
-            "can": self.permissions(role),
-            "thinking": self.thinking,
-            "impasse_offer": None if offer is None else "bw"[offer],  # type: ignore[typeddict-item]
-        }
+        return StateMessage(
+            game=self.game_info(),
+            you=_WIRE_ROLES.get(role),
+            position=self.position_info(role),
+            moves=self.moves(),
+            clock=clock_info(self.state.clock, self.services.now()),
+            outcome=outcome_info(self.outcome),
+            can=self.permissions(role),
+            thinking=self.thinking,
+            impasse_offer=None if offer is None else _letter(offer),
+        )
 
     def _online(self) -> list[bool]:
         online = [False, False]
@@ -447,42 +461,40 @@ class GameRoom:
     def broadcast_state(self) -> None:
         """Send everyone the whole game (built once per role, and the same message object to
         every client of a role, so that it is encoded once)."""
-        messages: dict[Role, dict[str, Any]] = {}
+        messages: dict[Role, StateMessage] = {}
         for sub in list(self.subscribers):
             if sub.role not in messages:
-                messages[sub.role] = dict(self.state_for(sub.role))
+                messages[sub.role] = self.state_for(sub.role)
             sub.send(messages[sub.role])
 
     def _broadcast_move(self, entry: MoveEntry) -> None:
-        clock = snapshot(self.state.clock, self.services.now())
+        clock = clock_info(self.state.clock, self.services.now())
         outcome = outcome_info(self.outcome)
-        messages: dict[Role, dict[str, Any]] = {}
+        messages: dict[Role, MoveMessage] = {}
         for sub in list(self.subscribers):
             if sub.role not in messages:
-                message: MoveMessage = {
-                    "type": "move",
-                    "move": entry,
-                    "position": self.position_info(sub.role),
-                    "clock": clock,
-                    "outcome": outcome,
-                    "can": self.permissions(sub.role),
-                    "thinking": self.thinking,
-                }
-                messages[sub.role] = dict(message)
+                messages[sub.role] = MoveMessage(
+                    move=entry,
+                    position=self.position_info(sub.role),
+                    clock=clock,
+                    outcome=outcome,
+                    can=self.permissions(sub.role),
+                    thinking=self.thinking,
+                )
             sub.send(messages[sub.role])
 
     def broadcast_presence(self) -> None:
         """Tell everyone who is connected."""
         online = self._online()
         spectators = sum(1 for sub in self.subscribers if sub.role is SPECTATOR)
-        message = {"type": "presence", "online": {"b": online[0], "w": online[1]}, "spectators": spectators}
+        message = PresenceMessage(online=OnlineInfo(b=online[0], w=online[1]), spectators=spectators)
         for sub in list(self.subscribers):
             sub.send(message)
 
     def subscribe(self, sub: Subscriber) -> None:
         """Add a client and send it the game."""
         self.subscribers.add(sub)
-        sub.send(dict(self.state_for(sub.role)))
+        sub.send(self.state_for(sub.role))
         self.broadcast_presence()
 
     def unsubscribe(self, sub: Subscriber) -> None:
@@ -572,7 +584,7 @@ class GameRoom:
         for move, spent in labels:
             self._note(board, move)
             label, forms = self.notations[-1]
-            entry = {"ply": following.ply, "usi": move.usi(), "label": label, "forms": forms, "spent_ms": spent}
+            entry = MoveEntry(ply=following.ply, usi=move.usi(), label=label, forms=forms, spent_ms=spent)
         self.state = following
         self.generation += 1
         self._announce()
@@ -784,7 +796,7 @@ class GameRoom:
         try:
             result = await self.services.engines.think(request)
         except EngineError as error:
-            sub.send({"type": "error", "code": "engine_error", "message": f"the hint failed: {error}"})
+            sub.send(ErrorMessage(code="engine_error", message=f"the hint failed: {error}"))
             return
         if generation != self.generation or sub not in self.subscribers:
             return
@@ -795,10 +807,8 @@ class GameRoom:
             if board.is_legal(move):
                 previous = board.peek().to_square if board.ply else None
                 label, forms = self._label(board, move, previous)
-        sub.send({
-            "type": "hint", "ply": board.ply, "usi": result.move, "label": label, "forms": forms,
-            "score_cp": result.score_cp, "score_mate": result.score_mate,
-        })
+        sub.send(HintMessage(ply=board.ply, usi=result.move, label=label, forms=forms,
+                             score_cp=result.score_cp, score_mate=result.score_mate))
 
     def invite_matches(self, invite: str | None) -> bool:
         """Whether *invite* is this game's unused invitation to an open seat."""

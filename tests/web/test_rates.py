@@ -44,7 +44,7 @@ def test_a_flooding_socket_is_refused_then_closed(make_client: Callable[..., Tes
         assert receive(ws, "state")
         for _ in range(4):
             ws.send_json({"type": "ping"})
-            assert receive(ws, "pong") == {"type": "pong"}
+            assert receive(ws, "pong") == {"type": "pong", "v": 1}
         for _ in range(3):  # the last refusal is sent before the close frame
             ws.send_json({"type": "ping"})
             assert receive(ws, "error")["code"] == "too_fast"

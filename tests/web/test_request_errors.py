@@ -164,7 +164,7 @@ def test_a_bug_while_handling_a_message_keeps_the_connection(
         ws.send_json({"type": "resign"})
         assert receive(ws, "error")["code"] == "internal"
         ws.send_json({"type": "ping"})
-        assert receive(ws, "pong") == {"type": "pong"}
+        assert receive(ws, "pong") == {"type": "pong", "v": 1}
 
 
 def test_routes_and_methods_that_do_not_exist_answer_in_the_error_shape(client: TestClient) -> None:

@@ -26,6 +26,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketState
 
 from shogiban.errors import EngineError, ShogibanError
+from shogiban.web.messages import encode_message, error_message
 from shogiban.web.pages import render_error_page
 from shogiban.web.schema import Body, Param, Query, RequestError, encode_json, excerpt
 
@@ -190,7 +191,7 @@ class CheckedWebSocketRoute(WebSocketRoute):
                       for name, param in self.declared_params.items()}
         except RequestError as error:
             await websocket.accept()
-            await websocket.send_json({"type": "error", "code": error.code, "message": str(error)})
+            await websocket.send_text(encode_message(error_message(error.code, str(error))))
             await websocket.close(code=4404 if error.status == 404 else 4400)
             return
         try:
@@ -199,7 +200,7 @@ class CheckedWebSocketRoute(WebSocketRoute):
             _, code, message = classify(error)
             if websocket.client_state == WebSocketState.CONNECTED:
                 try:
-                    await websocket.send_json({"type": "error", "code": code, "message": message})
+                    await websocket.send_text(encode_message(error_message(code, message)))
                     await websocket.close(code=1011)
                 except Exception as late:  # the client is gone as well
                     log.debug("could not close a failed websocket: %s", late)

@@ -26,10 +26,10 @@ import asyncio
 import contextlib
 import heapq
 import itertools
+import logging
 import os
 import secrets
 import shlex
-import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -45,6 +45,8 @@ from shogiban.game.clock import Clock
 from shogiban.game.time_budget import clock_limit
 from shogiban.move import Move
 from shogiban.outcome import EnteringKingRule
+
+log = logging.getLogger(__name__)
 
 #: Level used for hints: strong, but with a short time limit.
 HINT_LEVEL = 6
@@ -206,6 +208,8 @@ _WORKER_ENGINES: dict[int, Any] = {}
 #: The ids of recently cancelled searches, shared with the workers (a ring of
 #: :data:`CANCELLED_RING` slots written by the server, read by each worker's search).
 CANCELLED_RING = 64
+#: Listed in that ring when the server stops: every search stops.
+STOP_ALL = -1
 _CANCELLED: Any = None
 
 
@@ -217,7 +221,10 @@ class _Cancelled:
         self.search_id = search_id
 
     def is_set(self) -> bool:
-        return bool(self.search_id) and _CANCELLED is not None and self.search_id in _CANCELLED[:]
+        if _CANCELLED is None:
+            return False
+        listed = _CANCELLED[:]
+        return STOP_ALL in listed or (bool(self.search_id) and self.search_id in listed)
 
 
 def _lower_priority() -> None:
@@ -228,20 +235,13 @@ def _lower_priority() -> None:
             os.nice(10)
 
 
-def _init_worker(cancelled: Any = None, pids: Any = None) -> None:
+def _init_worker(cancelled: Any = None) -> None:
     """Worker initializer: die with the server (even after ``kill -9``), think at a lower
-    priority, watch the server's list of cancelled searches, and write this worker's process id
-    into the first free slot of *pids* (so the server can stop a worker that does not finish)."""
+    priority, and watch the server's list of cancelled searches."""
     from shogiban.children import die_with_parent
 
     global _CANCELLED
     _CANCELLED = cancelled
-    if pids is not None:
-        with pids.get_lock():
-            for slot, pid in enumerate(pids):
-                if pid == 0:
-                    pids[slot] = os.getpid()
-                    break
 
     die_with_parent()
     _lower_priority()
@@ -295,16 +295,10 @@ class BuiltinEngines:
         self._cancelled: Any = context.Array("q", CANCELLED_RING, lock=False)
         self._cancel_cursor = 0
         self._ids = itertools.count(secrets.randbits(40) + 1)
-        # The workers' process ids, written by each worker as it starts (the pool keeps its own
-        # list private): what close() terminates when a search outlasts the grace period.
-        self._worker_pids: Any = context.Array("q", count)
         if executor is None:
             # "spawn": a fork of a server running threads and an event loop is not safe.
             executor = ProcessPoolExecutor(
-                max_workers=count,
-                mp_context=context,
-                initializer=_init_worker,
-                initargs=(self._cancelled, self._worker_pids),
+                max_workers=count, mp_context=context, initializer=_init_worker, initargs=(self._cancelled,)
             )
         self._executor = executor
         self._think = think
@@ -396,19 +390,17 @@ class BuiltinEngines:
         """Nothing is held per game."""
 
     async def close(self, grace: float = 5.0) -> None:
-        """Stop the workers: each may finish its current search for *grace* seconds, then the
-        worker processes are terminated (a long think must not hold up a server shutdown)."""
+        """Stop the workers: every running search is told to stop (it returns within about
+        50 ms) and waiting ones are dropped; a worker still busy after *grace* seconds is left to
+        die with this process (:func:`~shogiban.children.die_with_parent`): a long think must
+        not hold up a server shutdown."""
+        self._cancel(STOP_ALL)
         executor = self._executor
         shutdown = asyncio.ensure_future(asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True))
         try:
             await asyncio.wait_for(asyncio.shield(shutdown), grace)
         except TimeoutError:
-            with self._worker_pids.get_lock():
-                pids = [pid for pid in self._worker_pids if pid]
-            for pid in pids:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGTERM)
-            await shutdown
+            log.warning("an engine worker did not stop within %.1f s; it ends with the server", grace)
 
 
 def engine_available() -> bool:

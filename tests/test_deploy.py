@@ -101,7 +101,8 @@ def site(tmp_path: Path) -> Iterator[dict[str, Any]]:
         site_conf = site_conf.replace("listen 443 ssl", f"listen 127.0.0.1:{https_port} ssl")
         site_conf = re.sub(r"ssl_certificate +\S+;", f"ssl_certificate {tmp_path / 'cert.pem'};", site_conf)
         site_conf = re.sub(r"ssl_certificate_key +\S+;", f"ssl_certificate_key {tmp_path / 'key.pem'};", site_conf)
-        assert str(tmp_path) in site_conf and f":{https_port} ssl" in site_conf
+        assert str(tmp_path) in site_conf
+        assert f":{https_port} ssl" in site_conf
         (tmp_path / "site.conf").write_text(site_conf)
         temp = tmp_path / "nginx-temp"
         temp.mkdir()

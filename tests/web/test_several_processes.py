@@ -201,3 +201,87 @@ def test_without_redis_moves_are_refused_and_play_resumes_when_it_returns(tmp_pa
             if server.process.poll() is None:
                 server.stop()
         redis.stop()
+
+
+def _three_processes(tmp_path: Path) -> tuple[RedisServer, list[LiveServer]]:
+    redis = start_redis(tmp_path)
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    servers: list[LiveServer] = []
+    try:
+        for name in ("owner", "second", "third"):
+            servers.append(start_server(tmp_path, "--redis", redis.url, db=db, name=name))  # noqa: PERF401 - one by one
+    except BaseException:
+        for server in servers:
+            server.stop()
+        redis.stop()
+        raise
+    return redis, servers
+
+
+def test_an_engine_turn_cut_by_kill_9_is_played_once_by_the_next_owner(tmp_path: Path) -> None:
+    pytest.importorskip("redis", reason="needs the redis package (pip install shogiban[scale])")
+    import os
+    import signal
+
+    redis, servers = _three_processes(tmp_path)
+    try:
+        owner, second, _ = servers
+        status, game, _ = owner.post_json("/api/games", json.dumps(
+            {"mode": "computer", "level": 8, "color": "b", "time": {"main": 0, "byoyomi": 4}}))
+        assert status == 201
+        cookie = {"Cookie": f"sb_{game['id']}={game['token']}"}
+        with connect(f"{second.ws_base}/ws/games/{game['id']}", additional_headers=cookie, max_queue=None) as ws:
+            until_ply(ws, 0)
+            ws.send(json.dumps({"type": "move", "usi": "7g7f", "ply": 0}))
+            until_ply(ws, 1)
+            time.sleep(0.5)  # the owner's engine is thinking (level 8 uses its byoyomi)
+            os.kill(owner.process.pid, signal.SIGKILL)
+            owner.process.wait(10)
+            reply = until_ply(ws, 2, timeout=30)  # the next owner's engine plays the turn
+            assert reply.get("outcome") is None
+            time.sleep(1.0)  # a second reply, if any, would arrive now
+        status, state, _ = second.request("GET", f"/api/games/{game['id']}")
+        assert len(state["moves"]) == 2  # played once: not twice, not never
+        assert state["outcome"] is None
+    finally:
+        for server in servers:
+            if server.process.poll() is None:
+                server.stop()
+        redis.stop()
+
+
+def test_a_flag_that_falls_while_its_owner_is_dead_is_called_once_by_the_next(tmp_path: Path) -> None:
+    pytest.importorskip("redis", reason="needs the redis package (pip install shogiban[scale])")
+    import os
+    import signal
+
+    redis, servers = _three_processes(tmp_path)
+    try:
+        owner, second, _ = servers
+        status, game, _ = owner.post_json("/api/games", json.dumps(
+            {"mode": "computer", "level": 1, "color": "b", "time": {"main": 2}}))
+        assert status == 201
+        cookie = {"Cookie": f"sb_{game['id']}={game['token']}"}
+        with connect(f"{second.ws_base}/ws/games/{game['id']}", additional_headers=cookie, max_queue=None) as ws:
+            until_ply(ws, 0)
+            os.kill(owner.process.pid, signal.SIGKILL)  # black's 2 s run out while nobody owns the game
+            owner.process.wait(10)
+            deadline = time.monotonic() + 20
+            while True:
+                left = deadline - time.monotonic()
+                assert left > 0, "the flag never fell"
+                message = json.loads(ws.recv(timeout=left))
+                if message.get("outcome"):
+                    break
+            assert message["outcome"]["termination"] == "time_forfeit"
+            assert message["outcome"]["winner"] == "w"
+        status, state, _ = second.request("GET", f"/api/games/{game['id']}")
+        assert state["moves"] == []
+        assert state["outcome"]["termination"] == "time_forfeit"
+        called = [server for server in servers[1:] if "taken over by this process" in server.log_text()]
+        assert len(called) == 1
+    finally:
+        for server in servers:
+            if server.process.poll() is None:
+                server.stop()
+        redis.stop()

@@ -3,6 +3,8 @@
     shogiban analyse game.kif                      # game-analysis.kif and game-analysis.svg
     shogiban analyse game.csa out.kif --depth 8    # the annotated record as KIF
     shogiban analyse games/ out/ --jobs 4          # a folder, in 4 worker processes
+    shogiban analyse games/ out/ --cluster ray     # a folder on a local Ray (pip install "shogiban[cluster]")
+    shogiban analyse games/ out/ --cluster ray://head:10001   # ... on a running Ray cluster
     shogiban analyse game.kif --json --nodes 20000 # one JSON object per game on standard output
     shogiban analyse game.kif --engine "/usr/bin/yaneuraou" --movetime 1 --multipv 3
     shogiban analyse game.kif --engine auto        # $SHOGIBAN_ENGINE, else fairy-stockfish, else built-in
@@ -33,6 +35,7 @@ from shogiban.analysis.batch import (
     record_jobs,
     run_batch,
 )
+from shogiban.analysis.cluster import parse_cluster, run_on_ray
 from shogiban.analysis.report import summary_headers
 from shogiban.commands._options import float_in, inputs_overwritten, int_in
 from shogiban.engines.limit import MAX_MULTIPV, Limit
@@ -78,6 +81,10 @@ def add_parser(sub: Any) -> None:
                    help=f"lines per position (1..{MAX_MULTIPV}, default 1)")
     p.add_argument("--jobs", type=int_in(1, MAX_JOBS), metavar="N",
                    help=f"worker processes for a folder (1..{MAX_JOBS}, default: the cores)")
+    p.add_argument("--cluster", metavar="ray|ray://HOST:PORT",
+                   help="analyse on Ray, one engine per Ray worker (--jobs of them; default: the cluster's CPUs): "
+                        "ray starts a local Ray, ray://HOST:PORT joins a running cluster; the files, outputs and "
+                        "cache must be at the same paths on every machine")
     p.add_argument("--max-positions", type=int_in(1, MAX_POSITIONS), default=DEFAULT_MAX_POSITIONS, metavar="N",
                    help=f"refuse a record with more positions to analyse (1..{MAX_POSITIONS}, "
                         f"default {DEFAULT_MAX_POSITIONS})")
@@ -122,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
         raise AnalyseUsageError(f"no such file or folder: {args.input}")
     language = language_tag(normalize_language(args.lang) if args.lang else detect_language())
     engine = EngineSpec.parse(args.engine)
+    address = parse_cluster(args.cluster) if args.cluster is not None else None
     jobs = record_jobs(args.input, args.output)
     if not jobs:
         raise AnalyseUsageError(f"no records in {args.input}")
@@ -155,7 +163,11 @@ def run(args: argparse.Namespace) -> int:
                 tasks[name] = progress.add_task(Path(name).name, total=total)
             progress.update(tasks[name], completed=done, total=total)
 
-        for result in run_batch(jobs, options, workers=1 if len(jobs) == 1 else args.jobs, on_progress=on_progress):
+        if args.cluster is not None:
+            results = run_on_ray(jobs, options, address=address, workers=args.jobs, on_progress=on_progress)
+        else:
+            results = run_batch(jobs, options, workers=1 if len(jobs) == 1 else args.jobs, on_progress=on_progress)
+        for result in results:
             if result.source in tasks:
                 progress.remove_task(tasks.pop(result.source))
             progress.advance(overall)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -43,10 +44,13 @@ return 0
 """
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4])
   return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
 return 0
 """
+#: How long the time of an owner's last renewal is kept (read by the next owner after a death).
+_RENEWED_MILLISECONDS = 3_600_000
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
@@ -86,14 +90,29 @@ class RedisLeases:
         return int(token) or None
 
     async def renew(self, game_id: str) -> bool:
-        """Keep the lease; False when it was lost (expired and taken, or Redis is unreachable)."""
+        """Keep the lease, and note when (on this process's wall clock, the game clocks' time
+        line); False when it was lost (expired and taken, or Redis is unreachable)."""
+        keys = [self._keys(game_id)[0], self._renewed_key(game_id)]
         try:
             kept = await asyncio.wait_for(
-                self._renew(keys=self._keys(game_id)[:1], args=[self.origin, self.milliseconds]), REDIS_SECONDS)
+                self._renew(keys=keys, args=[self.origin, self.milliseconds, repr(time.time()), _RENEWED_MILLISECONDS]),
+                REDIS_SECONDS)
         except Exception as error:
             log.warning("game %s: cannot renew its lease (Redis: %s)", game_id, error, extra={"game": game_id})
             return False
         return bool(kept)
+
+    def _renewed_key(self, game_id: str) -> str:
+        return f"{self.prefix}:renewed:{game_id}"
+
+    async def last_renewed(self, game_id: str) -> float | None:
+        """When *game_id*'s lease was last renewed (by its owner until now, read right after a
+        take-over: when the dead owner was last known alive), or None if unknown."""
+        try:
+            value = await asyncio.wait_for(self.client.get(self._renewed_key(game_id)), REDIS_SECONDS)
+            return None if value is None else float(value)
+        except Exception:  # unknown: the caller assumes the worst case
+            return None
 
     async def owned_elsewhere(self, game_id: str) -> bool:
         """Whether another process holds *game_id*'s lease now (True when Redis does not answer:

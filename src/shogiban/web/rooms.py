@@ -169,6 +169,10 @@ class Leases(Protocol):
         """Whether another process holds the lease now."""
         ...  # pragma: no cover - protocol
 
+    async def last_renewed(self, game_id: str) -> float | None:
+        """When the game's lease was last renewed (wall clock), if known."""
+        ...  # pragma: no cover - protocol
+
 
 class Publisher(Protocol):
     """Where a room announces a stored change."""
@@ -1114,12 +1118,17 @@ class RoomManager:
             return
         fresh = await build_room(stored, self.services)
         leases = self.services.leases
+        last_alive = None
+        if leases is not None:
+            # The previous owner was alive when it last renewed (at worst a lease's length ago);
+            # read before this process renews the lease itself.
+            renewed = await leases.last_renewed(room.id)
+            last_alive = renewed if renewed is not None else self.services.now() - leases.seconds
         async with room.lock:
             room.adopt(fresh)
             room.owner = True
-            if leases is not None:
-                # The previous owner renewed its lease about a lease's length ago, and was alive then.
-                room.free_engine_downtime(self.services.now() - leases.seconds)
+            if last_alive is not None:
+                room.free_engine_downtime(last_alive)
             room.activate()
         log.info("game %s: taken over by this process", room.id, extra={"game": room.id})
         await room.check_time()

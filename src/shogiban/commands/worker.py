@@ -67,8 +67,9 @@ def run(args: argparse.Namespace) -> int:
     import redis
     from rq import Worker
 
-    import shogiban.engine  # noqa: F401 - loaded once here, so that every forked horse starts warm
     from shogiban.web import job_queue
+
+    job_queue.warm_up()
 
     name = args.name or f"{socket.gethostname()}.{os.getpid()}"
     job_queue.WORKER_NAME = name

@@ -133,6 +133,16 @@ def search_seconds(request: ThinkRequest) -> float:
 WORKER_NAME = ""
 
 
+def warm_up() -> None:
+    """Load the engine and make one searcher per level in the worker, before it forks: every
+    work horse inherits them (copy-on-write) instead of loading and allocating its own per job."""
+    from shogiban.engine import BuiltinSearch
+    from shogiban.web import thinking
+
+    for level in range(1, 9):
+        thinking._WORKER_ENGINES.setdefault(level, BuiltinSearch(level=level, hash_mb=16))
+
+
 def run_think(payload: dict[str, Any]) -> dict[str, Any]:
     """Think one job (in RQ's forked work horse): say which worker took it, then push the result,
     or the error (marked ``input`` when the request itself is bad: never retried)."""

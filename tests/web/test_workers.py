@@ -182,6 +182,50 @@ def test_a_bad_sfen_is_refused_once_with_its_error(redis_server: RedisServer, wo
     test_a_worker_answers_with_a_legal_move(redis_server, worker)
 
 
+def test_a_crashing_engine_process_is_answered_and_the_worker_lives_on(redis_server: RedisServer,
+                                                                       worker: Worker) -> None:
+    import redis
+    from rq import Queue
+
+    from shogiban.web.job_queue import MOVES_QUEUE, REPLY_PREFIX
+
+    client = redis.Redis.from_url(redis_server.url)
+    try:
+        job = Queue(MOVES_QUEUE, connection=client).enqueue_call("os.abort", job_id="crashing", failure_ttl=60)
+        reply = client.blpop([REPLY_PREFIX + job.id], timeout=30)  # the horse died: the worker says so at once
+        assert reply is not None
+        assert json.loads(reply[1])["code"] == "engine_failed"
+    finally:
+        client.close()
+    assert worker.process.poll() is None
+    test_a_worker_answers_with_a_legal_move(redis_server, worker)
+
+
+def test_a_cancelled_think_stops_its_job(redis_server: RedisServer, worker: Worker) -> None:
+    from shogiban.web.job_queue import QueuedEngines
+
+    async def main() -> None:
+        engines = QueuedEngines(LocalEngines(), redis_server.url)
+        try:
+            thinking = asyncio.ensure_future(engines.think(
+                ThinkRequest(STARTING_SFEN, (), level=8, movetime=20, game_id="undone")))
+            await asyncio.sleep(1.0)
+            thinking.cancel()  # as a room does after an undo
+            with pytest.raises(asyncio.CancelledError):
+                await thinking
+        finally:
+            await engines.close()
+
+    started = time.monotonic()
+    asyncio.run(main())
+    deadline = time.monotonic() + 10
+    while any(jobs_left(redis_server.url).values()):
+        assert time.monotonic() < deadline, jobs_left(redis_server.url)
+        time.sleep(0.1)
+    test_a_worker_answers_with_a_legal_move(redis_server, worker)  # at once: the search was stopped
+    assert time.monotonic() - started < 10
+
+
 def test_without_a_live_worker_the_web_process_thinks_in_process(redis_server: RedisServer) -> None:
     from shogiban.web.job_queue import QueuedEngines
 

@@ -56,7 +56,7 @@ def start_worker(tmp: Path, redis_url: str, name: str, *extra: str) -> Worker:
     """``shogiban worker`` in a subprocess, once its heartbeat is in Redis."""
     import redis
 
-    from shogiban.web.job_queue import WORKERS_KEY
+    from shogiban.web.job_queue import QUEUES, workers_key
 
     log = tmp / f"worker-{name}.log"
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -67,7 +67,7 @@ def start_worker(tmp: Path, redis_url: str, name: str, *extra: str) -> Worker:
     client = redis.Redis.from_url(redis_url)
     deadline = time.monotonic() + 60
     try:
-        while client.zscore(WORKERS_KEY, name) is None:
+        while not any(client.zscore(workers_key(queue), name) is not None for queue in QUEUES):
             if process.poll() is not None:
                 raise RuntimeError(f"shogiban worker exited: {worker.log_text()[-2000:]}")
             assert time.monotonic() < deadline, "the worker never sent its heartbeat"
@@ -243,6 +243,32 @@ def test_without_a_live_worker_the_web_process_thinks_in_process(redis_server: R
     assert len(local.calls) == 1
 
 
+def test_a_computer_move_is_not_sent_to_a_queue_no_worker_takes(redis_server: RedisServer, tmp_path: Path) -> None:
+    from shogiban.web.job_queue import QueuedEngines
+
+    url = redis_server.url.rsplit("/", 1)[0] + "/7"
+    hints_only = start_worker(tmp_path, url, "hints-only", "--queues", "hints")
+
+    async def main() -> tuple[ThinkResult, ThinkResult]:
+        engines = QueuedEngines(local, url)
+        try:
+            move = await engines.think(ThinkRequest(STARTING_SFEN, (), level=1, movetime=0.1))
+            hint = await engines.think(ThinkRequest(STARTING_SFEN, (), level=1, movetime=0.1, hint=True))
+            return move, hint
+        finally:
+            await engines.close()
+
+    local = LocalEngines()
+    try:
+        move, hint = asyncio.run(main())
+    finally:
+        hints_only.stop()
+    assert move.move == "resign-from-local"  # in-process
+    assert hint.move is not None
+    assert legal(STARTING_SFEN, (), hint.move)  # by the worker
+    assert len(local.calls) == 1
+
+
 def test_without_redis_the_web_process_thinks_in_process() -> None:
     from shogiban.web.job_queue import QueuedEngines
 
@@ -260,12 +286,12 @@ def test_without_redis_the_web_process_thinks_in_process() -> None:
 def test_a_full_queue_refuses_hints_and_thinks_moves_in_process(redis_server: RedisServer) -> None:
     import redis
 
-    from shogiban.web.job_queue import HINTS_QUEUE, MOVES_QUEUE, WORKERS_KEY, QueuedEngines
+    from shogiban.web.job_queue import HINTS_QUEUE, MOVES_QUEUE, QueuedEngines, workers_key
 
     url = redis_server.url.rsplit("/", 1)[0] + "/6"
     client = redis.Redis.from_url(url)
-    client.zadd(WORKERS_KEY, {"idle": time.time() + 60})  # a worker that takes nothing
     for queue in (MOVES_QUEUE, HINTS_QUEUE):
+        client.zadd(workers_key(queue), {"idle": time.time() + 60})  # a worker that takes nothing
         client.rpush(f"rq:queue:{queue}", "a", "b")
 
     async def main() -> ThinkResult:

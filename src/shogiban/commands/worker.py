@@ -74,8 +74,9 @@ def run(args: argparse.Namespace) -> int:
     name = args.name or f"{socket.gethostname()}.{os.getpid()}"
     job_queue.WORKER_NAME = name
     connection = redis.Redis.from_url(args.redis)
-    heartbeat = job_queue.Heartbeat(redis.Redis.from_url(args.redis), name)
-    worker = Worker([QUEUE_NAMES[q] for q in args.queues], connection=connection, name=name,
+    queues = [QUEUE_NAMES[q] for q in args.queues]
+    heartbeat = job_queue.Heartbeat(redis.Redis.from_url(args.redis), name, queues)
+    worker = Worker(queues, connection=connection, name=name,
                     job_monitoring_interval=5, work_horse_killed_handler=job_queue.horse_killed)
     print(f"shogiban worker {name}: taking jobs from {', '.join(args.queues)} at {args.redis}", flush=True)
     heartbeat.start()

@@ -46,8 +46,10 @@ MOVES_QUEUE = "shogiban-moves"
 HINTS_QUEUE = "shogiban-hints"
 ANALYSIS_QUEUE = "shogiban-analysis"
 QUEUES = (MOVES_QUEUE, HINTS_QUEUE, ANALYSIS_QUEUE)
-#: Sorted set of live workers: name -> wall time of its last heartbeat.
-WORKERS_KEY = "shogiban:workers"
+#: Sorted sets of live workers, one per queue (:func:`workers_key`): name -> wall time of its last heartbeat.
+WORKERS_PREFIX = "shogiban:workers:"
+#: Heartbeats older than this are dropped when a worker starts (workers killed long ago).
+STALE_SECONDS = 3600.0
 #: Seconds between two heartbeats of a worker.
 HEARTBEAT_SECONDS = 0.5
 #: A worker silent for this long is taken for dead (its job is enqueued again).
@@ -64,6 +66,11 @@ QUEUE_MARGIN = 2.0
 POLL_SECONDS = 0.25
 #: Seconds a failed job stays listed in RQ's failed registry, for `rq info`.
 FAILED_TTL = 600
+
+
+def workers_key(queue: str) -> str:
+    """The sorted set of the workers that take jobs from *queue*."""
+    return WORKERS_PREFIX + queue
 
 
 class WorkerLostError(EngineTerminatedError):
@@ -197,31 +204,42 @@ def horse_killed(job: Any, retpid: int, ret_val: int, rusage: Any) -> None:
 
 
 class Heartbeat:
-    """A worker's heartbeat in :data:`WORKERS_KEY`, from a thread (the worker's main thread waits
-    for its horse): stops when the process dies, which is how the web side learns it."""
+    """A worker's heartbeat for each of its queues (:func:`workers_key`: a web process sends a
+    job only to a queue that a live worker takes from), from a thread (the worker's main thread
+    waits for its horse): it stops when the process dies, which is how the web side learns it."""
 
-    def __init__(self, client: Any, name: str, interval: float = HEARTBEAT_SECONDS) -> None:
+    def __init__(self, client: Any, name: str, queues: list[str], interval: float = HEARTBEAT_SECONDS) -> None:
         self.client = client
         self.name = name
+        self.keys = [workers_key(queue) for queue in queues]
         self.interval = interval
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._beat, name="heartbeat", daemon=True)
 
     def start(self) -> None:
-        self.client.zadd(WORKERS_KEY, {self.name: time.time()})
+        for key in self.keys:
+            self.client.zremrangebyscore(key, "-inf", time.time() - STALE_SECONDS)
+        self._send()
         self._thread.start()
+
+    def _send(self) -> None:
+        with self.client.pipeline() as pipe:
+            for key in self.keys:
+                pipe.zadd(key, {self.name: time.time()})
+            pipe.execute()
 
     def _beat(self) -> None:
         while not self._stop.wait(self.interval):
             try:
-                self.client.zadd(WORKERS_KEY, {self.name: time.time()})
-            except Exception as error:  # Redis away for a while: the worker itself says so
+                self._send()
+            except Exception as error:  # Redis away for a while: RQ's own loop says so too
                 log.warning("heartbeat failed: %s", error)
 
     def stop(self) -> None:
         self._stop.set()
         with contextlib.suppress(Exception):
-            self.client.zrem(WORKERS_KEY, self.name)
+            for key in self.keys:
+                self.client.zrem(key, self.name)
 
 
 # -- the web side -----------------------------------------------------------------------------------
@@ -253,13 +271,13 @@ class QueuedEngines:
         self.queued_jobs = 0
         """Jobs this process sent to the queue (tests and the benchmark read it)."""
 
-    async def live_workers(self) -> list[str]:
-        """Names of the workers whose heartbeat is recent."""
-        names = await self._async.zrangebyscore(WORKERS_KEY, time.time() - self.worker_timeout, "+inf")
+    async def live_workers(self, queue: str = MOVES_QUEUE) -> list[str]:
+        """Names of the workers taking jobs from *queue* whose heartbeat is recent."""
+        names = await self._async.zrangebyscore(workers_key(queue), time.time() - self.worker_timeout, "+inf")
         return [name.decode() if isinstance(name, bytes) else str(name) for name in names]
 
-    async def _alive(self, name: str) -> bool:
-        beat = await self._async.zscore(WORKERS_KEY, name)
+    async def _alive(self, name: str, queue: str) -> bool:
+        beat = await self._async.zscore(workers_key(queue), name)
         return beat is not None and time.time() - float(beat) < self.worker_timeout
 
     async def think(self, request: ThinkRequest) -> ThinkResult:
@@ -273,7 +291,7 @@ class QueuedEngines:
         queue = HINTS_QUEUE if request.hint else MOVES_QUEUE
         for attempt in (1, 2):
             try:
-                if not await self.live_workers():
+                if not await self.live_workers(queue):
                     return await self.local.think(request)
                 if await self._async.llen(self._queues[queue].key) >= self.max_queued:
                     if request.hint:
@@ -310,9 +328,9 @@ class QueuedEngines:
                     raise EngineTimeoutError(f"no answer from the job queue within {seconds + QUEUE_MARGIN:.1f} s")
                 item = await self._async.blpop([reply], timeout=min(POLL_SECONDS, left))
                 if item is None:
-                    if worker is not None and not await self._alive(worker):
+                    if worker is not None and not await self._alive(worker, queue):
                         raise WorkerLostError(f"worker {worker} stopped its heartbeat")
-                    if worker is None and not await self.live_workers():
+                    if worker is None and not await self.live_workers(queue):
                         raise WorkerLostError("no worker is left to take the job")
                     continue
                 message = json.loads(item[1])

@@ -313,15 +313,16 @@ class QueuedEngines:
         reply_id = secrets.token_hex(12)
         payload = request_payload(request) | {"reply": reply_id}
         reply = REPLY_PREFIX + reply_id
-        job = await asyncio.to_thread(
-            self._queues[queue].enqueue_call, run_think, args=(payload,), job_id=reply_id,
-            timeout=math.ceil(seconds + QUEUE_MARGIN), result_ttl=0, failure_ttl=FAILED_TTL,
-            description=f"think {request.game_id or '-'} ply {len(request.moves)}",
-        )
-        self.queued_jobs += 1
         worker: str | None = None
         done = False
         try:
+            # The job's id is its reply's: a job enqueued as its request is cancelled is discarded too.
+            await asyncio.to_thread(
+                self._queues[queue].enqueue_call, run_think, args=(payload,), job_id=reply_id,
+                timeout=math.ceil(seconds + QUEUE_MARGIN), result_ttl=0, failure_ttl=FAILED_TTL,
+                description=f"think {request.game_id or '-'} ply {len(request.moves)}",
+            )
+            self.queued_jobs += 1
             while True:
                 left = deadline - time.time()
                 if left <= 0:
@@ -347,8 +348,14 @@ class QueuedEngines:
                 raise EngineTerminatedError(str(message["error"]))
         finally:
             if not done:  # lost, timed out or cancelled: it must not run on, nor stay listed
-                self._forget(asyncio.to_thread(self._discard, job.id))
-            self._forget(self._async.delete(reply))
+                self._forget(asyncio.to_thread(self._discard, reply_id))
+            self._forget(self._delete(reply))
+
+    async def _delete(self, key: str) -> None:
+        try:
+            await self._async.delete(key)
+        except Exception as error:  # Redis gone: the key expires by itself (REPLY_TTL)
+            log.debug("could not delete %s: %s", key, error)
 
     def _forget(self, work: Any) -> None:
         """Run a clean-up in the background, kept until it ends (the loop holds only weak

@@ -191,7 +191,8 @@ def test_a_crashing_engine_process_is_answered_and_the_worker_lives_on(redis_ser
 
     client = redis.Redis.from_url(redis_server.url)
     try:
-        job = Queue(MOVES_QUEUE, connection=client).enqueue_call("os.abort", job_id="crashing", failure_ttl=60)
+        moves = Queue(MOVES_QUEUE, connection=client)
+        job = moves.enqueue_call("os._exit", args=(3,), job_id="crashing", failure_ttl=60)  # the horse dies
         reply = client.blpop([REPLY_PREFIX + job.id], timeout=30)  # the horse died: the worker says so at once
         assert reply is not None
         assert json.loads(reply[1])["code"] == "engine_failed"
@@ -199,6 +200,35 @@ def test_a_crashing_engine_process_is_answered_and_the_worker_lives_on(redis_ser
         client.close()
     assert worker.process.poll() is None
     test_a_worker_answers_with_a_legal_move(redis_server, worker)
+
+
+def test_a_hanging_engine_loses_on_its_deadline_and_the_worker_lives_on(redis_server: RedisServer,
+                                                                         worker: Worker) -> None:
+    from shogiban.errors import EngineTimeoutError
+    from shogiban.web.job_queue import QUEUE_MARGIN, QueuedEngines
+
+    async def main() -> float:
+        engines = QueuedEngines(LocalEngines(), redis_server.url)
+        try:
+            thinking = asyncio.ensure_future(engines.think(
+                ThinkRequest(STARTING_SFEN, (), level=8, movetime=1.0, game_id="hangs")))
+            horse = ""
+            while not horse:  # the worker's work horse, once it has forked it
+                await asyncio.sleep(0.05)
+                horse = subprocess.run(["pgrep", "-P", str(worker.process.pid)], capture_output=True,
+                                       text=True).stdout.strip()
+            os.kill(int(horse.split()[0]), signal.SIGSTOP)  # the engine hangs
+            started = time.monotonic()
+            with pytest.raises(EngineTimeoutError):
+                await thinking
+            return time.monotonic() - started
+        finally:
+            await engines.close()
+
+    waited = asyncio.run(main())
+    assert waited < 1.0 + 1.0 + QUEUE_MARGIN + 1.0  # the search's time, its grace, the queue's margin
+    assert worker.process.poll() is None
+    test_a_worker_answers_with_a_legal_move(redis_server, worker)  # the hung horse was stopped
 
 
 def test_a_cancelled_think_stops_its_job(redis_server: RedisServer, worker: Worker) -> None:

@@ -231,6 +231,43 @@ def test_a_hanging_engine_loses_on_its_deadline_and_the_worker_lives_on(redis_se
     test_a_worker_answers_with_a_legal_move(redis_server, worker)  # the hung horse was stopped
 
 
+def test_a_job_whose_workers_die_twice_fails_cleanly(redis_server: RedisServer, tmp_path: Path) -> None:
+    from shogiban.errors import EngineTerminatedError
+    from shogiban.web.job_queue import QueuedEngines
+
+    url = redis_server.url.rsplit("/", 1)[0] + "/8"
+    workers = [start_worker(tmp_path, url, name) for name in ("first", "second")]
+
+    async def kill_the_one_thinking(skip: set[str]) -> str:
+        while True:
+            for w in workers:
+                if w.name not in skip and "thinking for game twice" in w.log_text():
+                    os.kill(w.process.pid, signal.SIGKILL)
+                    return w.name
+            await asyncio.sleep(0.05)
+
+    async def main() -> None:
+        engines = QueuedEngines(local, url)
+        try:
+            thinking = asyncio.ensure_future(engines.think(
+                ThinkRequest(STARTING_SFEN, (), level=8, movetime=10, game_id="twice")))
+            first = await kill_the_one_thinking(set())
+            await kill_the_one_thinking({first})  # the retry, on the other worker
+            with pytest.raises(EngineTerminatedError, match="lost twice"):
+                await thinking
+        finally:
+            await engines.close()
+
+    local = LocalEngines()
+    try:
+        asyncio.run(main())
+    finally:
+        for w in workers:
+            w.stop()
+    assert local.calls == []  # failed, not thought a third time
+    assert jobs_left(url) == dict.fromkeys(jobs_left(url), 0)
+
+
 def test_a_cancelled_think_stops_its_job(redis_server: RedisServer, worker: Worker) -> None:
     from shogiban.web.job_queue import QueuedEngines
 

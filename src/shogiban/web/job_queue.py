@@ -37,7 +37,7 @@ from typing import Any
 from shogiban.engines.limit import DEFAULT_SEARCH_TIMEOUT
 from shogiban.errors import EngineError, EngineTerminatedError, EngineTimeoutError, ShogibanError
 from shogiban.pieces import Color
-from shogiban.web.thinking import Thinker, ThinkRequest, ThinkResult, builtin_think
+from shogiban.web.thinking import Thinker, ThinkRequest, ThinkResult, builtin_think, prepare_engines
 
 log = logging.getLogger(__name__)
 
@@ -143,11 +143,7 @@ WORKER_NAME = ""
 def warm_up() -> None:
     """Load the engine and make one searcher per level in the worker, before it forks: every
     work horse inherits them (copy-on-write) instead of loading and allocating its own per job."""
-    from shogiban.engine import BuiltinSearch
-    from shogiban.web import thinking
-
-    for level in range(1, 9):
-        thinking._WORKER_ENGINES.setdefault(level, BuiltinSearch(level=level, hash_mb=16))
+    prepare_engines()
 
 
 def run_think(payload: dict[str, Any]) -> dict[str, Any]:

@@ -225,11 +225,18 @@ class Heartbeat:
             pipe.execute()
 
     def _beat(self) -> None:
+        failing = False
         while not self._stop.wait(self.interval):
             try:
                 self._send()
-            except Exception as error:  # Redis away for a while: RQ's own loop says so too
-                log.warning("heartbeat failed: %s", error)
+            except Exception as error:  # Redis away for a while: said once, RQ's own loop retries
+                if not failing:
+                    log.warning("heartbeat failed (Redis unreachable?): %s", error)
+                failing = True
+            else:
+                if failing:
+                    log.warning("heartbeat sent again")
+                failing = False
 
     def stop(self) -> None:
         self._stop.set()

@@ -218,6 +218,10 @@ def create_app(
         store = AsyncStore(GameStore(url))
         if engines is _SENTINEL:
             builtin: Thinker | None = BuiltinEngines(workers) if engine_available() else None
+            if builtin is not None and redis_url:
+                from shogiban.web.job_queue import queued_engines
+
+                builtin = queued_engines(builtin, redis_url)  # `shogiban worker`s think, when there are any
         else:
             builtin = engines  # type: ignore[assignment]
         usi_service = usi

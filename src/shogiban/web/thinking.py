@@ -266,6 +266,16 @@ def builtin_think(request: ThinkRequest) -> ThinkResult:
     )
 
 
+def prepare_engines(levels: range = range(1, 9)) -> None:
+    """Make the searchers of *levels* now (``shogiban worker`` does, before it forks a process per
+    job: each inherits them instead of making its own)."""
+    from shogiban.engine import BuiltinSearch
+
+    for level in levels:
+        if level not in _WORKER_ENGINES:
+            _WORKER_ENGINES[level] = BuiltinSearch(level=level, hash_mb=16)
+
+
 #: Searches that may wait for a worker (hints beyond this are refused as busy; a game's computer
 #: move always waits, at most one per game).
 MAX_WAITING_SEARCHES = 256

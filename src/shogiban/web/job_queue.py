@@ -1,0 +1,410 @@
+"""Engine work on a Redis job queue (RQ): computer moves and hints thought by ``shogiban worker``
+processes, on this host or others, for every web process.
+
+* The web side is :class:`QueuedEngines`, one more :class:`~shogiban.web.thinking.Thinker`: the
+  game core's player (:class:`~shogiban.web.thinking.ThinkingPlayer`) does not know where its
+  moves are thought.  While no worker has sent a heartbeat for :data:`WORKER_TIMEOUT` seconds (or
+  Redis does not answer) it thinks in-process, with the :class:`BuiltinEngines` it wraps: the
+  simple set-up needs nothing else.
+* Priority: a worker takes jobs from :data:`QUEUES` in order (RQ looks at its queues in the order
+  given), so computer moves go before hints, hints before analysis.
+* Isolation: RQ's worker forks a work horse per job; an engine that crashes or hangs (past the
+  job's timeout, from the game clock) ends that horse, never the worker.
+* The web side owns the retry: it waits for a job's reply until the request's own deadline (the
+  game clock's time left, on wall time so that hosts agree); if the worker that took it stops its
+  heartbeat, the job is enqueued once more with the time then left (or thought in-process when no
+  worker is left), and a second loss is the engine's failure (the game core decides: the engine
+  loses, on time if its clock ran out).  A job refused for its input (a bad SFEN, an illegal move
+  list) is not retried: its error is the answer.
+* The queues are bounded (:data:`MAX_QUEUED`): a hint is then refused as busy, a computer move
+  is thought in-process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import os
+import secrets
+import threading
+import time
+from dataclasses import fields
+from typing import Any
+
+from shogiban.engines.limit import DEFAULT_SEARCH_TIMEOUT
+from shogiban.errors import EngineError, EngineTerminatedError, EngineTimeoutError, ShogibanError
+from shogiban.pieces import Color
+from shogiban.web.thinking import Thinker, ThinkRequest, ThinkResult, builtin_think, prepare_engines
+
+log = logging.getLogger(__name__)
+
+#: The queues, by priority: a worker always takes a computer move before a hint.
+MOVES_QUEUE = "shogiban-moves"
+HINTS_QUEUE = "shogiban-hints"
+ANALYSIS_QUEUE = "shogiban-analysis"
+QUEUES = (MOVES_QUEUE, HINTS_QUEUE, ANALYSIS_QUEUE)
+#: Sorted sets of live workers, one per queue (:func:`workers_key`): name -> wall time of its last heartbeat.
+WORKERS_PREFIX = "shogiban:workers:"
+#: Heartbeats older than this are dropped when a worker starts (workers killed long ago).
+STALE_SECONDS = 3600.0
+#: Seconds between two heartbeats of a worker.
+HEARTBEAT_SECONDS = 0.5
+#: A worker silent for this long is taken for dead (its job is enqueued again).
+WORKER_TIMEOUT = 2.0
+#: Replies of a job (started, then result or error) are pushed on this list + the reply id.
+REPLY_PREFIX = "shogiban:reply:"
+#: Seconds a reply list is kept when nobody reads it.
+REPLY_TTL = 60
+#: Jobs that may wait in one queue.
+MAX_QUEUED = 64
+#: Seconds added to a search's own deadline for the trip through the queue (fork, Redis).
+QUEUE_MARGIN = 2.0
+#: Seconds between two looks at the worker of a job while its reply does not come.
+POLL_SECONDS = 0.25
+#: Seconds a failed job stays listed in RQ's failed registry, for `rq info`.
+FAILED_TTL = 600
+
+
+def workers_key(queue: str) -> str:
+    """The sorted set of the workers that take jobs from *queue*."""
+    return WORKERS_PREFIX + queue
+
+
+class WorkerLostError(EngineTerminatedError):
+    """The worker thinking a job stopped its heartbeat (killed, its host gone)."""
+
+    code = "worker_lost"
+
+
+class EngineBusyError(EngineError):
+    """The queue is full: a hint is refused for now."""
+
+    code = "busy"
+
+
+# -- what crosses the queue: plain JSON values, never pickles of our classes -----------------------
+
+def request_payload(request: ThinkRequest) -> dict[str, Any]:
+    """*request* as JSON values.  Its time line is moved to wall time (``asked_wall``): the
+    monotonic clock of one host means nothing on another."""
+    local = ("asked_at", "search_id")  # meaningful in this process only
+    payload = {f.name: getattr(request, f.name) for f in fields(ThinkRequest) if f.name not in local}
+    payload["moves"] = list(request.moves)
+    payload["asked_wall"] = time.time() - max(0.0, time.monotonic() - request.asked_at)
+    return payload
+
+
+def request_from_payload(payload: dict[str, Any]) -> ThinkRequest:
+    """The request sent as *payload*, its waiting time (by wall time) taken off its clock."""
+    known = {f.name for f in fields(ThinkRequest)} - {"asked_at", "search_id"}
+    values = {key: value for key, value in payload.items() if key in known}
+    values["moves"] = tuple(values.get("moves", ()))
+    waited = max(0.0, time.time() - float(payload.get("asked_wall", time.time())))
+    return ThinkRequest(**values, asked_at=time.monotonic() - waited)
+
+
+def result_dict(result: ThinkResult) -> dict[str, Any]:
+    """*result* as JSON values."""
+    return {f.name: getattr(result, f.name) for f in fields(ThinkResult)} | {"pv": list(result.pv)}
+
+
+def result_from_dict(values: dict[str, Any]) -> ThinkResult:
+    """The result sent as *values*."""
+    known = {f.name for f in fields(ThinkResult)}
+    kept = {key: value for key, value in values.items() if key in known}
+    kept["pv"] = tuple(kept.get("pv", ()))
+    return ThinkResult(**kept)
+
+
+def search_seconds(request: ThinkRequest) -> float:
+    """How long *request*'s search may take from now: its limit's deadline for the side to move
+    (the game clock's time left, with its grace), or the default bound of an unlimited search."""
+    limit = request.limit()
+    if limit is None:
+        return DEFAULT_SEARCH_TIMEOUT
+    parts = request.start_sfen.split()
+    if len(parts) > 1 and parts[1] in ("b", "w"):
+        black = (parts[1] == "b") == (len(request.moves) % 2 == 0)
+        turns = [Color.BLACK if black else Color.WHITE]
+    else:
+        turns = [Color.BLACK, Color.WHITE]
+    return max(limit.deadline(turn) or DEFAULT_SEARCH_TIMEOUT for turn in turns)
+
+
+# -- the worker's side (runs in RQ's work horse) ----------------------------------------------------
+
+#: Set by ``shogiban worker`` before it starts: the name its heartbeats carry.
+WORKER_NAME = ""
+
+
+def warm_up() -> None:
+    """Load the engine and make one searcher per level in the worker, before it forks: every
+    work horse inherits them (copy-on-write) instead of loading and allocating its own per job."""
+    prepare_engines()
+
+
+def run_think(payload: dict[str, Any]) -> dict[str, Any]:
+    """Think one job (in RQ's forked work horse): say which worker took it, then push the result,
+    or the error (marked ``input`` when the request itself is bad: never retried)."""
+    from rq import get_current_job
+
+    from shogiban.children import die_with_parent
+
+    die_with_parent()  # a horse never outlives its worker, even after kill -9
+    job = get_current_job()
+    if job is None:  # pragma: no cover - only RQ calls this
+        raise RuntimeError("run_think runs in an RQ worker")
+    connection = job.connection
+    reply = REPLY_PREFIX + str(payload.get("reply", job.id))
+
+    def push(message: dict[str, Any]) -> None:
+        with connection.pipeline() as pipe:
+            pipe.rpush(reply, json.dumps(message))
+            pipe.expire(reply, REPLY_TTL)
+            pipe.execute()
+
+    push({"started": WORKER_NAME, "pid": os.getpid()})
+    log.info("worker %s thinking for game %s", WORKER_NAME, payload.get("game_id") or "-")
+    started = time.monotonic()
+    try:
+        request = request_from_payload(payload)
+        result = builtin_think(request)
+    except ShogibanError as error:
+        push({"error": str(error), "code": error.code, "input": True})
+        raise
+    except Exception as error:  # the engine failed (JobTimeoutException too): the worker lives on
+        timed_out = type(error).__name__ == "JobTimeoutException"
+        push({"error": f"{type(error).__name__}: {error}", "code": "engine_timeout" if timed_out else "engine_failed"})
+        raise
+    answer = result_dict(result)
+    # Logged before the reply, so that whoever gets the reply finds the line.
+    log.info("worker %s answered %s for game %s in %.3f s", WORKER_NAME, result.move, request.game_id or "-",
+             time.monotonic() - started)
+    push({"result": answer})
+    return answer
+
+
+def horse_killed(job: Any, retpid: int, ret_val: int, rusage: Any) -> None:
+    """RQ's hook when a work horse dies without answering (a crash, a timeout kill): the web side
+    hears it at once instead of at the job's deadline."""
+    args: tuple[Any, ...] = tuple(getattr(job, "args", None) or ({},))
+    reply = REPLY_PREFIX + str(args[0].get("reply", job.id) if isinstance(args[0], dict) else job.id)
+    message = {"error": f"the engine process ended with status {ret_val}", "code": "engine_failed"}
+    with job.connection.pipeline() as pipe:
+        pipe.rpush(reply, json.dumps(message))
+        pipe.expire(reply, REPLY_TTL)
+        pipe.execute()
+
+
+class Heartbeat:
+    """A worker's heartbeat for each of its queues (:func:`workers_key`: a web process sends a
+    job only to a queue that a live worker takes from), from a thread (the worker's main thread
+    waits for its horse): it stops when the process dies, which is how the web side learns it."""
+
+    def __init__(self, client: Any, name: str, queues: list[str], interval: float = HEARTBEAT_SECONDS) -> None:
+        self.client = client
+        self.name = name
+        self.keys = [workers_key(queue) for queue in queues]
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, name="heartbeat", daemon=True)
+
+    def start(self) -> None:
+        for key in self.keys:
+            self.client.zremrangebyscore(key, "-inf", time.time() - STALE_SECONDS)
+        self._send()
+        self._thread.start()
+
+    def _send(self) -> None:
+        with self.client.pipeline() as pipe:
+            for key in self.keys:
+                pipe.zadd(key, {self.name: time.time()})
+            pipe.execute()
+
+    def _beat(self) -> None:
+        failing = False
+        while not self._stop.wait(self.interval):
+            try:
+                self._send()
+            except Exception as error:  # Redis away for a while: said once, RQ's own loop retries
+                if not failing:
+                    log.warning("heartbeat failed (Redis unreachable?): %s", error)
+                failing = True
+            else:
+                if failing:
+                    log.warning("heartbeat sent again")
+                failing = False
+
+    def stop(self) -> None:
+        self._stop.set()
+        with contextlib.suppress(Exception):
+            for key in self.keys:
+                self.client.zrem(key, self.name)
+
+
+# -- the web side -----------------------------------------------------------------------------------
+
+class QueuedEngines:
+    """Think through the job queue when a worker is alive, else in-process (see the module
+    docstring).
+
+    :param local: the in-process engines (used while no worker is alive).
+    :param redis_url: ``redis://HOST:PORT/N``.
+    :param max_queued: jobs that may wait in one queue.
+    :param worker_timeout: seconds without a heartbeat after which a worker is dead.
+    """
+
+    def __init__(self, local: Thinker, redis_url: str, *, max_queued: int = MAX_QUEUED,
+                 worker_timeout: float = WORKER_TIMEOUT) -> None:
+        import redis
+        import redis.asyncio
+        from rq import Queue
+
+        self.local = local
+        self.redis_url = redis_url
+        self.max_queued = max_queued
+        self.worker_timeout = worker_timeout
+        self._async: Any = redis.asyncio.Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=5)
+        self._sync: Any = redis.Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=5)
+        self._queues = {name: Queue(name, connection=self._sync) for name in QUEUES}
+        self._cleanups: set[asyncio.Future[Any]] = set()
+        self.queued_jobs = 0
+        """Jobs this process sent to the queue (tests and the benchmark read it)."""
+
+    async def live_workers(self, queue: str = MOVES_QUEUE) -> list[str]:
+        """Names of the workers taking jobs from *queue* whose heartbeat is recent."""
+        names = await self._async.zrangebyscore(workers_key(queue), time.time() - self.worker_timeout, "+inf")
+        return [name.decode() if isinstance(name, bytes) else str(name) for name in names]
+
+    async def _alive(self, name: str, queue: str) -> bool:
+        beat = await self._async.zscore(workers_key(queue), name)
+        return beat is not None and time.time() - float(beat) < self.worker_timeout
+
+    async def think(self, request: ThinkRequest) -> ThinkResult:
+        """A move (or hint) from a worker, or in-process when none is alive.
+
+        :raises EngineError: the engine failed (a worker lost twice, a crash, no answer in time),
+            or a hint was refused because the queue is full (``code`` ``"busy"``).
+        """
+        import redis
+
+        queue = HINTS_QUEUE if request.hint else MOVES_QUEUE
+        for attempt in (1, 2):
+            try:
+                if not await self.live_workers(queue):
+                    return await self.local.think(request)
+                if await self._async.llen(self._queues[queue].key) >= self.max_queued:
+                    if request.hint:
+                        raise EngineBusyError("the engines are busy: please try again in a moment")
+                    return await self.local.think(request)  # a computer move never waits for room
+                return await self._run(request, queue)
+            except WorkerLostError as lost:
+                if attempt == 2:
+                    raise EngineTerminatedError(f"the engine worker was lost twice ({lost})") from lost
+                log.warning("%s: thinking game %s again", lost, request.game_id or "-")
+            except (redis.RedisError, OSError) as error:
+                log.warning("the job queue is unavailable (%s): thinking in-process", error)
+                return await self.local.think(request)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _run(self, request: ThinkRequest, queue: str) -> ThinkResult:
+        seconds = search_seconds(request)
+        deadline = time.time() + seconds + QUEUE_MARGIN
+        reply_id = secrets.token_hex(12)
+        payload = request_payload(request) | {"reply": reply_id}
+        reply = REPLY_PREFIX + reply_id
+        worker: str | None = None
+        done = False
+        try:
+            # The job's id is its reply's: a job enqueued as its request is cancelled is discarded too.
+            await asyncio.to_thread(
+                self._queues[queue].enqueue_call, run_think, args=(payload,), job_id=reply_id,
+                timeout=math.ceil(seconds + QUEUE_MARGIN), result_ttl=0, failure_ttl=FAILED_TTL,
+                description=f"think {request.game_id or '-'} ply {len(request.moves)}",
+            )
+            self.queued_jobs += 1
+            while True:
+                left = deadline - time.time()
+                if left <= 0:
+                    raise EngineTimeoutError(f"no answer from the job queue within {seconds + QUEUE_MARGIN:.1f} s")
+                item = await self._async.blpop([reply], timeout=min(POLL_SECONDS, left))
+                if item is None:
+                    if worker is not None and not await self._alive(worker, queue):
+                        raise WorkerLostError(f"worker {worker} stopped its heartbeat")
+                    if worker is None and not await self.live_workers(queue):
+                        raise WorkerLostError("no worker is left to take the job")
+                    continue
+                message = json.loads(item[1])
+                if "started" in message:
+                    worker = str(message["started"])
+                    continue
+                done = True
+                if "result" in message:
+                    return result_from_dict(message["result"])
+                if message.get("input"):
+                    raise EngineError(f"the job was refused: {message['error']}")
+                if message.get("code") == "engine_timeout":
+                    raise EngineTimeoutError(str(message["error"]))
+                raise EngineTerminatedError(str(message["error"]))
+        finally:
+            if not done:  # lost, timed out or cancelled: it must not run on, nor stay listed
+                self._forget(asyncio.to_thread(self._discard, reply_id))
+            self._forget(self._delete(reply))
+
+    async def _delete(self, key: str) -> None:
+        try:
+            await self._async.delete(key)
+        except Exception as error:  # Redis gone: the key expires by itself (REPLY_TTL)
+            log.debug("could not delete %s: %s", key, error)
+
+    def _forget(self, work: Any) -> None:
+        """Run a clean-up in the background, kept until it ends (the loop holds only weak
+        references) or :meth:`close` waits for it."""
+        task = asyncio.ensure_future(work)
+        self._cleanups.add(task)
+        task.add_done_callback(self._cleanups.discard)
+
+    def _discard(self, job_id: str) -> None:
+        """Stop a running job and remove it from the queue and RQ's registries."""
+        from rq.command import send_stop_job_command
+        from rq.exceptions import InvalidJobOperation, NoSuchJobError
+        from rq.job import Job, JobStatus
+
+        try:
+            job = Job.fetch(job_id, connection=self._sync)
+            if job.get_status() == JobStatus.STARTED:
+                with contextlib.suppress(InvalidJobOperation):
+                    send_stop_job_command(self._sync, job_id)
+            job.delete()
+        except NoSuchJobError:
+            pass
+        except Exception as error:  # a job left behind expires with its registry: never an error to the game
+            log.warning("could not discard job %s: %s", job_id, error)
+
+    async def release(self, game_id: str) -> None:
+        """Nothing is held per game in the queue; the local engines free theirs."""
+        await self.local.release(game_id)
+
+    async def close(self) -> None:
+        """Close the connections and the local engines."""
+        try:
+            if self._cleanups:
+                await asyncio.wait(set(self._cleanups), timeout=5)
+            await self.local.close()
+        finally:
+            with contextlib.suppress(Exception):
+                await self._async.aclose()
+            self._sync.close()
+
+
+def queued_engines(local: Thinker, redis_url: str) -> Thinker:
+    """*local* behind the job queue at *redis_url*, or *local* alone when RQ is not installed."""
+    try:
+        import rq  # noqa: F401
+    except ImportError:
+        log.warning("RQ is not installed (pip install 'shogiban[scale]'): engines think in-process only")
+        return local
+    return QueuedEngines(local, redis_url)

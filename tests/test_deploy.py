@@ -59,6 +59,15 @@ def test_the_web_unit_runs_a_command_shogiban_accepts() -> None:
     assert args.log_format == "json"
 
 
+def test_the_worker_unit_runs_a_command_shogiban_accepts() -> None:
+    argv = exec_start("shogiban-worker@.service", "1").copy()
+    argv = [arg.replace("%H", "host") for arg in argv]
+    args = build_parser().parse_args(argv[1:])
+    assert args.command == "worker"
+    assert args.redis == settings()["SHOGIBAN_REDIS"]
+    assert args.name == "host-1"
+
+
 def test_the_settings_name_every_variable_the_units_use() -> None:
     used = set()
     for unit in (DEPLOY / "systemd").glob("*.service"):

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shogiban.analysis import Analyser, GameAnalysis, Label
+from shogiban.analysis import Analyser, GameAnalysis, Label, MoveAnalysis
 from shogiban.analysis.classify import classify
 from shogiban.engines import Limit, SimpleEngine
 from shogiban.kifu import Game, read_game
@@ -129,10 +129,13 @@ def first_label(move_loss: float, first: float | None) -> Label | None:
     return classify(move_loss if first is None else first)
 
 
-def _detail(mine: Judged, theirs: Judged | None, first: float | None) -> str:
+def _detail(mine: Judged, theirs: Judged | None, m: MoveAnalysis) -> str:
     text = f"ply {mine.ply} {mine.move}: built-in loss {mine.loss:.0%} (best {mine.best}"
-    if first is not None:
-        text += f", first search {first:.0%}"
+    if m.first_loss is not None:
+        text += f", first search {m.first_loss:.0%}"
+    if m.confirmation is not None:
+        best, played = m.confirmation.best, m.confirmation.played
+        text += f"; re-search {best.score} depth {best.depth} against {played.score} depth {played.depth}"
     text += ")"
     if theirs is not None:
         text += f"; FSF loss {theirs.loss:.0%} (best {theirs.best})"
@@ -186,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
                     blunders += 1
                     unconfirmed += not agreed
                     if args.verbose and not agreed:
-                        print(f"  unconfirmed blunder: {_detail(ours[m.ply], other, m.first_loss)}")
+                        print(f"  unconfirmed blunder: {_detail(ours[m.ply], other, m)}")
                 if first_label(m.loss, m.first_loss) is Label.BLUNDER:
                     first_blunders += 1
                     first_unconfirmed += not agreed
@@ -196,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
                     found_mistake += m.label in MISTAKES
                     first_found += first_label(m.loss, m.first_loss) is not None
                     if args.verbose and m.label is None:
-                        print(f"  missed FSF {other.label.value}: {_detail(ours[m.ply], other, m.first_loss)}")
+                        print(f"  missed FSF {other.label.value}: {_detail(ours[m.ply], other, m)}")
             plies = len(a.mainline_moves())
             print(f"{name}: {plies} plies; built-in blunders {blunders} ({unconfirmed} unconfirmed; first searches "
                   f"{first_blunders}, {first_unconfirmed} unconfirmed); FSF mistakes+blunders {fsf_mistakes}, "

@@ -135,7 +135,8 @@ def _detail(mine: Judged, theirs: Judged | None, m: MoveAnalysis) -> str:
         text += f", first search {m.first_loss:.0%}"
     if m.confirmation is not None:
         best, played = m.confirmation.best, m.confirmation.played
-        text += f"; re-search {best.score} depth {best.depth} against {played.score} depth {played.depth}"
+        text += (f"; re-search ({m.confirmation.limit}) {best.score} depth {best.depth} against "
+                 f"{played.score} depth {played.depth}")
     text += ")"
     if theirs is not None:
         text += f"; FSF loss {theirs.loss:.0%} (best {theirs.best})"

@@ -10,8 +10,8 @@ from shogiban import Board, Move
 from shogiban.analysis import Analyser, AnalysisCache, Label
 from shogiban.analysis.analyser import confirm_limit
 from shogiban.analysis.cache import limit_text
-from shogiban.engines import InfoDict, Limit, PovScore, Score
-from shogiban.kifu import Game
+from shogiban.engines import InfoDict, Limit, PovScore, Score, SimpleEngine
+from shogiban.kifu import Game, read_game
 from shogiban.pieces import Color
 
 START = Board().sfen(move_number=False)
@@ -173,3 +173,17 @@ def test_no_confirmation_when_turned_off() -> None:
     assert move.label is Label.BLUNDER
     assert move.confirmation is None
     assert analysis.confirm_limit is None
+
+
+def test_the_built_in_engine_s_lines_are_compared_at_one_depth(engine: SimpleEngine) -> None:
+    # With a time limit the re-search is often cut between its two lines; whatever the machine's
+    # speed, the lines the loss compares are of one depth (or mates), and the gift stays a blunder.
+    game = read_game("position startpos moves 7g7f 3c3d 8h3c+ 2b3c")
+    analysis = Analyser(engine, Limit(time=0.1), independent=True).game(game)
+    gift = analysis.mainline_moves()[2]
+    assert gift.move == Move.from_usi("8h3c+")
+    assert gift.confirmation is not None
+    best, played = gift.confirmation.best, gift.confirmation.played
+    assert best.depth == played.depth or (best.score.is_mate() and played.score.is_mate())
+    assert not any(score.lowerbound or score.upperbound for score in (best.score, played.score))
+    assert gift.label is Label.BLUNDER

@@ -108,6 +108,11 @@ def threatens(pos: Board, code: int) -> bool:
     return False
 
 
+def _proven(score: int, depth: int) -> bool:
+    """Whether *score*, found by a full-width search to *depth*, is a mate no deeper search changes."""
+    return abs(score) >= MATE_BOUND and depth >= (MATE - abs(score)) + 2
+
+
 class SearchStopped(Exception):  # noqa: N818 - a signal, not an error
     """Raised inside the tree when the search must stop (stop event, time or nodes)."""
 
@@ -605,6 +610,8 @@ class Searcher:
     partial: tuple[int, int, list[int], bool] | None = None
     #: Whether the answer of :meth:`think` comes from a completed iteration.
     settled = False
+    #: MultiPV: the scores of the lines after the best one, of the last iteration searched.
+    line_scores: tuple[int, ...] = ()
 
     def think(self, moves: list[int]) -> tuple[int, int, list[int], InfoDict | None]:
         """Iterative deepening over the root *moves* until a limit is reached.
@@ -615,6 +622,7 @@ class Searcher:
         as the engine's), and reports come at least every :data:`INFO_INTERVAL` seconds.
         """
         plan = self.plan
+        self.line_scores = ()
         best_code = moves[0]
         best_score = 0
         best_pv: list[int] = [best_code]
@@ -660,8 +668,11 @@ class Searcher:
                 lines = current
             if len(moves) == 1 and not plan.exact and plan.soft is not None:
                 break  # a forced move: no need to think
-            if abs(score) >= MATE_BOUND and not plan.exact and depth >= (MATE - abs(score)) + 2:
-                break  # a mate is proven (or suffered) at full width: deeper search adds nothing
+            # A mate is proven (or suffered) at full width: deeper search adds nothing to that line.
+            # With MultiPV the other lines must be mates too: a line of another move stopped at
+            # this depth would be compared with the mate at a depth far below the limit.
+            if not plan.exact and _proven(score, depth) and all(_proven(other, depth) for other in self.line_scores):
+                break
             # A budget that cannot be saved for later (byoyomi alone) is used to the end, like movetime.
             use_all = plan.exact or (plan.hard is not None and plan.soft is not None and plan.soft >= plan.hard)
             if plan.soft is not None and not use_all:
@@ -704,6 +715,7 @@ class Searcher:
         finally:
             self.line = 0
         found.sort(key=lambda line: -line[0])  # stable: equal scores keep their search order
+        self.line_scores = tuple(score for score, _, _ in found)
         moves[1 : 1 + len(found)] = [code for _, code, _ in found]
         for rank, (score, _, pv) in enumerate(found, 2):
             info = self.info(depth, score, pv, rank=rank)

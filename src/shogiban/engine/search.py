@@ -671,7 +671,7 @@ class Searcher:
             # A mate is proven (or suffered) at full width: deeper search adds nothing to that line.
             # With MultiPV the other lines must be mates too: a line of another move stopped at
             # this depth would be compared with the mate at a depth far below the limit.
-            if not plan.exact and _proven(score, depth) and all(_proven(other, depth) for other in self.line_scores):
+            if not plan.exact and _proven(score, depth) and self._lines_proven(depth):
                 break
             # A budget that cannot be saved for later (byoyomi alone) is used to the end, like movetime.
             use_all = plan.exact or (plan.hard is not None and plan.soft is not None and plan.soft >= plan.hard)
@@ -691,6 +691,11 @@ class Searcher:
                 last["nps"] = int(self.nodes / elapsed) if elapsed > 0 else 0
             self._report(last)  # the answer's own line comes last
         return best_code, best_score, best_pv, last
+
+    def _lines_proven(self, depth: int) -> bool:
+        """MultiPV: whether every line after the best one is a proven mate at *depth*."""
+        scores: tuple[int, ...] = self.line_scores
+        return all(_proven(score, depth) for score in scores)
 
     def _other_lines(self, moves: list[int], depth: int, current: list[InfoDict]) -> bool:
         """MultiPV: search the lines after the best one at *depth*, each without the moves of the

@@ -15,6 +15,10 @@ Targets (issue 23): at most one unconfirmed built-in blunder per game on average
 60% of Fairy-Stockfish's mistakes found.
 
     PYTHONPATH=src python benchmarks/analysis_labels.py --games 2
+
+Fairy-Stockfish's judgments are kept in --reference-cache (a JSON file, keyed by game, engine
+and reference time), so that a re-run searches with the built-in engine only.  --verbose prints
+each unconfirmed built-in blunder and each FSF mistake the built-in engine left unlabelled.
 """
 
 from __future__ import annotations
@@ -24,9 +28,11 @@ import json
 import shutil
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from shogiban.analysis import Analyser, GameAnalysis, Label
+from shogiban.analysis import Analyser, GameAnalysis, Label, MoveAnalysis
 from shogiban.analysis.classify import classify
 from shogiban.engines import Limit, SimpleEngine
 from shogiban.kifu import Game, read_game
@@ -69,8 +75,72 @@ def games(count: int, min_plies: int = 60) -> list[tuple[str, Game]]:
     return chosen
 
 
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """What the benchmark needs of one move's judgment (the reference's comes from the cache)."""
+
+    ply: int
+    move: str
+    loss: float
+    label: Label | None
+    best: str | None
+
+    def to_json(self) -> dict[str, object]:
+        return {"ply": self.ply, "move": self.move, "loss": self.loss,
+                "label": None if self.label is None else self.label.value, "best": self.best}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Judged:
+        label = data["label"]
+        return cls(int(data["ply"]), str(data["move"]), float(data["loss"]),
+                   None if label is None else Label(label), data["best"])
+
+
+def judged(analysis: GameAnalysis) -> dict[int, Judged]:
+    """The main line's judged moves by ply; the best move is the one the loss was measured
+    against (the re-search's, when there was one)."""
+    found: dict[int, Judged] = {}
+    for m in analysis.mainline_moves():
+        best = m.confirmation.best.pv[0] if m.confirmation is not None and m.confirmation.best.pv else m.best_move
+        found[m.ply] = Judged(m.ply, m.move.usi(), m.loss, m.label, None if best is None else best.usi())
+    return found
+
+
+class ReferenceCache:
+    """The reference engine's judgments of whole games in a JSON file."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.data: dict[str, list[dict[str, Any]]] = {}
+        if path is not None and path.exists():
+            self.data = json.loads(path.read_text())
+
+    def get(self, key: str) -> dict[int, Judged] | None:
+        moves = self.data.get(key)
+        return None if moves is None else {j.ply: j for j in map(Judged.from_json, moves)}
+
+    def put(self, key: str, moves: dict[int, Judged]) -> None:
+        self.data[key] = [j.to_json() for j in moves.values()]
+        if self.path is not None:
+            self.path.write_text(json.dumps(self.data))
+
+
 def first_label(move_loss: float, first: float | None) -> Label | None:
     return classify(move_loss if first is None else first)
+
+
+def _detail(mine: Judged, theirs: Judged | None, m: MoveAnalysis) -> str:
+    text = f"ply {mine.ply} {mine.move}: built-in loss {mine.loss:.0%} (best {mine.best}"
+    if m.first_loss is not None:
+        text += f", first search {m.first_loss:.0%}"
+    if m.confirmation is not None:
+        best, played = m.confirmation.best, m.confirmation.played
+        text += (f"; re-search ({m.confirmation.limit}) {best.score} depth {best.depth} against "
+                 f"{played.score} depth {played.depth}")
+    text += ")"
+    if theirs is not None:
+        text += f"; FSF loss {theirs.loss:.0%} (best {theirs.best})"
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,11 +150,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference-time", type=float, default=1.0)
     parser.add_argument("--reference", default="/usr/games/fairy-stockfish")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument("--reference-cache", type=Path, default=Path("/tmp/shogiban-analysis-labels-fsf.json"),
+                        help="JSON file keeping the reference engine's judgments between runs")
+    parser.add_argument("--no-reference-cache", action="store_true")
+    parser.add_argument("--verbose", action="store_true",
+                        help="print the unconfirmed built-in blunders and the FSF mistakes the built-in missed")
     args = parser.parse_args(argv)
     if shutil.which(args.reference) is None:
         print(f"no reference engine at {args.reference}", file=sys.stderr)
         return 2
     chosen = games(args.games)
+    cache = ReferenceCache(None if args.no_reference_cache else args.reference_cache)
     totals = {"games": 0, "plies": 0, "builtin_blunders": 0, "unconfirmed_blunders": 0,
               "first_blunders": 0, "first_unconfirmed": 0, "fsf_mistakes": 0, "found_any": 0,
               "found_mistake": 0, "first_found_any": 0, "builtin_searches": 0, "fsf_searches": 0}
@@ -97,16 +173,24 @@ def main(argv: list[str] | None = None) -> int:
                             engine_name="shogiban built-in level 8")
             ref = Analyser(fsf, Limit(time=args.reference_time), independent=True)
             a: GameAnalysis = mine.game(game)
-            b: GameAnalysis = ref.game(game)
-            theirs = {m.node: m for m in b.mainline_moves()}
+            key = f"{name}|{fsf.name}|{args.reference_time:g}"
+            theirs = cache.get(key)
+            if theirs is None:
+                theirs = judged(ref.game(game))
+                cache.put(key, theirs)
+            ours = judged(a)
             blunders = unconfirmed = first_blunders = first_unconfirmed = 0
             fsf_mistakes = found_any = found_mistake = first_found = 0
             for m in a.mainline_moves():
-                other = theirs.get(m.node)
+                other = theirs.get(m.ply)
+                if other is not None and other.move != m.move.usi():
+                    raise SystemExit(f"{args.reference_cache} does not hold {name}: remove it")
                 agreed = other is not None and other.loss >= CONFIRMED
                 if m.label is Label.BLUNDER:
                     blunders += 1
                     unconfirmed += not agreed
+                    if args.verbose and not agreed:
+                        print(f"  unconfirmed blunder: {_detail(ours[m.ply], other, m)}")
                 if first_label(m.loss, m.first_loss) is Label.BLUNDER:
                     first_blunders += 1
                     first_unconfirmed += not agreed
@@ -115,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
                     found_any += m.label is not None
                     found_mistake += m.label in MISTAKES
                     first_found += first_label(m.loss, m.first_loss) is not None
+                    if args.verbose and m.label is None:
+                        print(f"  missed FSF {other.label.value}: {_detail(ours[m.ply], other, m)}")
             plies = len(a.mainline_moves())
             print(f"{name}: {plies} plies; built-in blunders {blunders} ({unconfirmed} unconfirmed; first searches "
                   f"{first_blunders}, {first_unconfirmed} unconfirmed); FSF mistakes+blunders {fsf_mistakes}, "

@@ -98,3 +98,20 @@ def test_multipv_is_validated() -> None:
     for bad in (0, MAX_MULTIPV + 1, 2.0):
         with pytest.raises(ValueError, match="multipv"):
             BuiltinSearch(seed=0).search(Board(), Limit(depth=1), multipv=bad)  # type: ignore[arg-type]
+
+
+def test_a_mate_in_one_line_does_not_cut_the_other_lines_short() -> None:
+    # G*5b mates at once; 5i4h does not.  A proven mate ends a one-line search early, but the
+    # line of 5i4h must still reach the depth asked for (an analysis compares the two lines).
+    board = Board("4k4/9/4P4/9/9/9/9/9/4K4 b G 1")
+    infos: list[InfoDict] = []
+    moves = [Move.from_usi("G*5b"), Move.from_usi("5i4h")]
+    BuiltinSearch(8, seed=0).search(board, Limit(depth=5), multipv=2, searchmoves=moves, on_info=infos.append)
+    lines = latest(infos)
+    assert lines[1]["pv"][0] == moves[0]
+    assert lines[1]["score"].relative.mate == 1
+    assert lines[2]["pv"][0] == moves[1]
+    assert lines[2]["depth"] == 5
+    # Alone, the mate needs no more than the plies that prove it.
+    (single,) = [BuiltinSearch(8, seed=0).search(board, Limit(depth=5)).info]
+    assert single["depth"] < 5

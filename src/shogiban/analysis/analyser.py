@@ -10,8 +10,11 @@ before it searched to a larger limit (:func:`confirm_limit`: 2 more plies, twice
 the time), and that search decides its loss and label (:class:`~shogiban.analysis.game.Confirmation`):
 the best line's score minus the played move's score, both from that search (the played move is
 one of its MultiPV lines, or a second search at the larger limit restricted by ``searchmoves``
-to the best move and the move played gives both).  Only if that second search names no line
-for the move played is the position after it searched to the larger limit instead.  Re-searches
+to the best move and the move played gives both).  When a time limit cut that search between
+the two lines (their depths differ, or a score is only a bound), the two lines are searched again
+restricted to those two moves to the deeper line's depth, so that the scores compared differ by
+the moves alone and not by a ply more of search.  Only if the engine names no line for the move
+played is the position after it searched to the larger limit instead.  Re-searches
 are cached under their own limit (and ``searchmoves``), so neither the order of the searches
 nor what the cache held changes a label.
 
@@ -198,13 +201,24 @@ class Analyser:
         if not best.pv or best.pv[0] == move:
             return Confirmation(text, best, best)
         played = played_line(PositionAnalysis(position_key(board), board.turn, lines), move)
+        if played is None:
+            pair, _ = self._search(board, limit, 2, (best.pv[0], move))
+            found = self._pair(pair, best.pv[0], move)
+            if found is not None:
+                best, played = found
         if played is not None:
+            if _comparable(best, played):
+                return Confirmation(text, best, played)
+            # A time limit stopped the search between the two lines (or inside one): their scores
+            # are of different depths, and in shogi one more ply can swing a score by a piece.
+            # Both again, to the deeper one's depth, so that they differ by the moves alone.
+            depth = max(best.depth or 0, played.depth or 0)
+            level = Limit(depth=depth)
+            pair, _ = self._search(board, level, 2, (best.pv[0], move))
+            found = self._pair(pair, best.pv[0], move)
+            if found is not None:
+                return Confirmation(f"{text}; {limit_text(level)}", *found)
             return Confirmation(text, best, played)
-        pair, _ = self._search(board, limit, 2, (best.pv[0], move))
-        best_of_pair = next((line for line in pair if line.pv and line.pv[0] == best.pv[0]), None)
-        played = next((line for line in pair if line.pv and line.pv[0] == move), None)
-        if best_of_pair is not None and played is not None:
-            return Confirmation(text, best_of_pair, played)
         # The engine gave no line for the move played: the position after it, to the same limit.
         after = board.copy(stack=False)
         after.push(move)
@@ -213,6 +227,13 @@ class Analyser:
             return None
         return Confirmation(text, best, Line(analysed.score, (move, *analysed.pv), depth=analysed.depth,
                                              nodes=analysed.nodes), same_search=False)
+
+    @staticmethod
+    def _pair(lines: Sequence[Line], best: Move, played: Move) -> tuple[Line, Line] | None:
+        """The lines of *best* and *played* in a search restricted to them, if it gave both."""
+        first = next((line for line in lines if line.pv and line.pv[0] == best), None)
+        second = next((line for line in lines if line.pv and line.pv[0] == played), None)
+        return None if first is None or second is None else (first, second)
 
     def game(
         self,
@@ -270,6 +291,17 @@ class Analyser:
             return False
         loss = first_loss(positions[parent], positions[node], node.move, self.model)
         return loss is not None and loss >= self.thresholds.mistake
+
+
+def _comparable(best: Line, played: Line) -> bool:
+    """Whether two lines of one search can be compared as they are: exact scores (not the bound
+    of a line cut short) of the same depth, or a mate (exact at any depth).  An engine that does
+    not report depths is taken at its word."""
+    if best.score.lowerbound or best.score.upperbound or played.score.lowerbound or played.score.upperbound:
+        return False
+    if best.depth is None or played.depth is None or best.depth == played.depth:
+        return True
+    return best.score.is_mate() and played.score.is_mate()
 
 
 def analyse_game(

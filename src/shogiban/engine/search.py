@@ -96,6 +96,11 @@ def threatens(pos: Board, code: int) -> bool:
     return False
 
 
+def _proven(score: int, depth: int) -> bool:
+    """Whether *score*, found by a full-width search to *depth*, is a mate no deeper search changes."""
+    return abs(score) >= MATE_BOUND and depth >= (MATE - abs(score)) + 2
+
+
 class SearchStopped(Exception):  # noqa: N818 - a signal, not an error
     """Raised inside the tree when the search must stop (stop event, time or nodes)."""
 
@@ -593,6 +598,8 @@ class Searcher:
     partial: tuple[int, int, list[int], bool] | None = None
     #: Whether the answer of :meth:`think` comes from a completed iteration.
     settled = False
+    #: MultiPV: the scores of the lines after the best one, of the last iteration searched.
+    line_scores: tuple[int, ...] = ()
 
     def think(self, moves: list[int]) -> tuple[int, int, list[int], InfoDict | None]:
         """Iterative deepening over the root *moves* until a limit is reached.
@@ -603,6 +610,7 @@ class Searcher:
         as the engine's), and reports come at least every :data:`INFO_INTERVAL` seconds.
         """
         plan = self.plan
+        self.line_scores = ()
         best_code = moves[0]
         best_score = 0
         best_pv: list[int] = [best_code]
@@ -648,8 +656,11 @@ class Searcher:
                 lines = current
             if len(moves) == 1 and not plan.exact and plan.soft is not None:
                 break  # a forced move: no need to think
-            if abs(score) >= MATE_BOUND and not plan.exact and depth >= (MATE - abs(score)) + 2:
-                break  # a mate is proven (or suffered) at full width: deeper search adds nothing
+            # A mate is proven (or suffered) at full width: deeper search adds nothing to that line.
+            # With MultiPV the other lines must be mates too: a line of another move stopped at
+            # this depth would be compared with the mate at a depth far below the limit.
+            if not plan.exact and _proven(score, depth) and self._lines_proven(depth):
+                break
             # A budget that cannot be saved for later (byoyomi alone) is used to the end, like movetime.
             use_all = plan.exact or (plan.hard is not None and plan.soft is not None and plan.soft >= plan.hard)
             if plan.soft is not None and not use_all:
@@ -668,6 +679,11 @@ class Searcher:
                 last["nps"] = int(self.nodes / elapsed) if elapsed > 0 else 0
             self._report(last)  # the answer's own line comes last
         return best_code, best_score, best_pv, last
+
+    def _lines_proven(self, depth: int) -> bool:
+        """MultiPV: whether every line after the best one is a proven mate at *depth*."""
+        scores: tuple[int, ...] = self.line_scores
+        return all(_proven(score, depth) for score in scores)
 
     def _other_lines(self, moves: list[int], depth: int, current: list[InfoDict]) -> bool:
         """MultiPV: search the lines after the best one at *depth*, each without the moves of the
@@ -692,6 +708,7 @@ class Searcher:
         finally:
             self.line = 0
         found.sort(key=lambda line: -line[0])  # stable: equal scores keep their search order
+        self.line_scores = tuple(score for score, _, _ in found)
         moves[1 : 1 + len(found)] = [code for _, code, _ in found]
         for rank, (score, _, pv) in enumerate(found, 2):
             info = self.info(depth, score, pv, rank=rank)

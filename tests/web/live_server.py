@@ -3,11 +3,13 @@ client on the network does (raw sockets, clients that hang up or never read)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -136,3 +138,75 @@ def start_redis(tmp: Path, port: int | None = None) -> RedisServer:
             time.sleep(0.1)
     process.kill()
     raise RuntimeError("redis-server did not answer within 30 s")
+
+
+class SwitchingProxy:
+    """A TCP proxy on a loopback port in front of the web processes, as a load balancer would be:
+    every new connection goes to the process :attr:`target` names at that moment."""
+
+    def __init__(self, target: int | None) -> None:
+        self.target = target
+        self.connections: set[asyncio.StreamWriter] = set()
+        self.port = free_port()
+        self.loop = asyncio.new_event_loop()
+        ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(ready,), daemon=True)
+        self.thread.start()
+        assert ready.wait(10), "the proxy did not start"
+
+    def _run(self, ready: threading.Event) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.server = self.loop.run_until_complete(asyncio.start_server(self._handle, "127.0.0.1", self.port))
+        ready.set()
+        self.loop.run_forever()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self.target is None:
+            writer.close()  # nothing behind: the client sees the connection fail
+            return
+        try:
+            upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        except OSError:
+            writer.close()  # the process behind is gone: the client sees the connection fail
+            return
+        self.connections.update((writer, upstream_writer))
+
+        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            try:
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            except OSError:
+                pass
+            finally:
+                sink.close()
+
+        await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
+
+    def cut(self) -> None:
+        """Refuse new connections and break every open one (what behind it is gone)."""
+        self.target = None
+
+        def close_all() -> None:
+            for writer in list(self.connections):
+                writer.transport.abort()
+            self.connections.clear()
+
+        self.loop.call_soon_threadsafe(close_all)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def close(self) -> None:
+        async def shut() -> None:
+            self.server.close()
+            others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in others:
+                task.cancel()
+            await asyncio.gather(*others, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(shut(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()

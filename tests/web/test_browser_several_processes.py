@@ -7,18 +7,16 @@ Needs Debian's chromium and redis-server (the module skips without them)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import shutil
 import signal
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.live_server import LiveServer, free_port, start_redis, start_server
+from tests.web.live_server import LiveServer, SwitchingProxy, start_redis, start_server
 from tests.web.test_browser import browser, create_game, new_page, play_by_clicking, wait_for_ply  # noqa: F401
 from websockets.sync.client import ClientConnection, connect
 
@@ -27,62 +25,6 @@ pytestmark = [
     pytest.mark.timeout(180),
     pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs Debian's redis-server"),
 ]
-
-
-class SwitchingProxy:
-    """A TCP proxy on a loopback port in front of the web processes, as a load balancer would be:
-    every new connection goes to the process :attr:`target` names at that moment."""
-
-    def __init__(self, target: int) -> None:
-        self.target = target
-        self.port = free_port()
-        self.loop = asyncio.new_event_loop()
-        ready = threading.Event()
-        self.thread = threading.Thread(target=self._run, args=(ready,), daemon=True)
-        self.thread.start()
-        assert ready.wait(10), "the proxy did not start"
-
-    def _run(self, ready: threading.Event) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.server = self.loop.run_until_complete(asyncio.start_server(self._handle, "127.0.0.1", self.port))
-        ready.set()
-        self.loop.run_forever()
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self.target)
-        except OSError:
-            writer.close()  # the process behind is gone: the client sees the connection fail
-            return
-
-        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-            try:
-                while data := await source.read(65536):
-                    sink.write(data)
-                    await sink.drain()
-            except OSError:
-                pass
-            finally:
-                sink.close()
-
-        await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def close(self) -> None:
-        async def shut() -> None:
-            self.server.close()
-            others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
-            for task in others:
-                task.cancel()
-            await asyncio.gather(*others, return_exceptions=True)
-
-        asyncio.run_coroutine_threadsafe(shut(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
-        self.loop.close()
 
 
 def next_message(ws: ClientConnection, wanted: str, timeout: float = 20.0) -> dict[str, Any]:

@@ -5,6 +5,7 @@ ply is accepted once."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from collections.abc import Iterator
@@ -288,3 +289,47 @@ def test_a_flag_that_falls_while_its_owner_is_dead_is_called_once_by_the_next(tm
             if server.process.poll() is None:
                 server.stop()
         redis.stop()
+
+
+def test_without_its_database_a_move_is_refused_and_play_resumes_when_it_returns(tmp_path: Path) -> None:
+    # PostgreSQL behind a proxy that the test cuts: the server refuses the move clearly (nothing
+    # accepted and then lost), and takes moves again by itself once the database answers.
+    url = os.environ.get("SHOGIBAN_TEST_POSTGRES_URL")
+    if not url:
+        pytest.skip("needs $SHOGIBAN_TEST_POSTGRES_URL (a PostgreSQL database for tests)")
+    from sqlalchemy.engine import make_url
+    from tests.web.live_server import SwitchingProxy
+
+    real = make_url(url)
+    proxy = SwitchingProxy(real.port or 5432)
+    proxied = real.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+    server = start_server(tmp_path, db=proxied, name="db-lost")
+    try:
+        status, game, _ = server.post_json("/api/games", json.dumps({"mode": "local"}))
+        assert status == 201
+        cookie = {"Cookie": f"sb_{game['id']}={game['token']}"}
+        with connect(f"{server.ws_base}/ws/games/{game['id']}", additional_headers=cookie, max_queue=None) as ws:
+            until_ply(ws, 0)
+            ws.send(json.dumps({"type": "move", "usi": "7g7f", "ply": 0}))
+            until_ply(ws, 1)
+            proxy.cut()  # the database is gone
+            ws.send(json.dumps({"type": "move", "usi": "3c3d", "ply": 1}))
+            refused = next_error(ws, timeout=30)
+            assert refused["code"] == "storage", refused
+            proxy.target = real.port or 5432  # it is back
+            deadline = time.monotonic() + 30
+            while True:
+                ws.send(json.dumps({"type": "move", "usi": "3c3d", "ply": 1}))
+                answer: dict[str, object] = json.loads(ws.recv(timeout=30))
+                while answer.get("type") not in ("error", "move"):
+                    answer = json.loads(ws.recv(timeout=30))
+                if answer["type"] == "move":
+                    break
+                assert answer["code"] == "storage", answer
+                assert time.monotonic() < deadline, "play did not resume"
+                time.sleep(0.5)
+        status, state, _ = server.request("GET", f"/api/games/{game['id']}")
+        assert [m["usi"] for m in state["moves"]] == ["7g7f", "3c3d"]  # each once
+    finally:
+        server.stop()
+        proxy.close()

@@ -162,6 +162,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+#: Seconds a PostgreSQL connection or statement may take before the change is refused.
+DATABASE_SECONDS = 10.0
+
+
 def make_engine(url: str) -> Engine:
     """A SQLAlchemy engine for *url*, tuned for SQLite when it is one."""
     if url.startswith("sqlite"):
@@ -174,6 +178,16 @@ def make_engine(url: str) -> Engine:
         if not memory:
             event.listen(engine, "connect", _sqlite_pragmas)
         return engine
+    if url.startswith("postgresql+psycopg"):
+        # Every wait on the database has a deadline: a server that stops answering fails the
+        # request (refused as "storage") instead of holding the store's thread for minutes.
+        return create_engine(url, pool_pre_ping=True, pool_timeout=DATABASE_SECONDS, connect_args={
+            "connect_timeout": int(DATABASE_SECONDS),
+            "options": f"-c statement_timeout={int(DATABASE_SECONDS * 1000)} -c lock_timeout=5000",
+            # A server that vanished without a word (no reset): found out by the connection itself.
+            "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 3,
+            "tcp_user_timeout": int(DATABASE_SECONDS * 1000),
+        })
     return create_engine(url, pool_pre_ping=True)
 
 

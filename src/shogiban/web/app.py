@@ -444,10 +444,13 @@ def create_app(
     def analysis_response(message: AnalysisMessage, status_code: int = 200) -> Response:
         return JSONResponse(message.model_dump(mode="json", exclude={"type", "v"}), status_code=status_code)
 
-    async def stored_analysis(game_id: str) -> Response | None:
-        stored = await state["analyses"].stored(game_id)
+    async def stored_analysis(room: GameRoom) -> Response | None:
+        stored = await state["analyses"].stored(room.id)
         if stored is None:
             return None
+        analysed = [position.get("move") for position in stored.result.get("positions", ())][1:]
+        if analysed != [played.usi for played in room.state.moves]:
+            return None  # the game changed since (an undo after its end): that analysis is not of it
         total = len(stored.result.get("positions", ()))
         return analysis_response(AnalysisMessage(status="done", done=total, total=total, result=stored.result))
 
@@ -455,7 +458,7 @@ def create_app(
         game_id: str = checked.params["game_id"]
         refuse_foreign(request)
         room = await finished_room(game_id)
-        answer = await stored_analysis(game_id)
+        answer = await stored_analysis(room)
         if answer is not None:
             return answer
         if not engine_available():
@@ -466,12 +469,12 @@ def create_app(
 
     async def api_analysis(request: Request, checked: Checked) -> Response:
         game_id: str = checked.params["game_id"]
-        await known_room(game_id)
+        room = await known_room(game_id)
         analyses: AnalysisService = state["analyses"]
         current = analyses.status(game_id)
         if current is not None and current.status != "failed":
             return analysis_response(current)
-        answer = await stored_analysis(game_id)
+        answer = await stored_analysis(room)
         if answer is not None:
             return answer
         return analysis_response(current) if current is not None else JSONResponse({"status": "none"})

@@ -18,6 +18,9 @@ server is busy or its storage fails):
   player also gets ``token``, and ``invite_url`` while the friend's seat is open).
 * ``POST /api/games/{id}/join`` -- ``{"invite"}``: take the open seat of a friend's game.
 * ``GET  /api/games/{id}/record.{kif|ki2|csa|jkf|sfen}`` -- download.
+* ``POST|GET|DELETE /api/games/{id}/analysis`` -- whole-game analysis of a finished game: start it
+  (202; the stored result at once, 200, when there is one), where it is, cancel it (see
+  :mod:`shogiban.web.game_analysis`).
 * ``POST /api/records`` -- read a record (raw file body, or JSON ``{"text"}``) into the viewer's tree.
 * ``POST /api/records/export?format=kif`` -- convert a record (same body) for download.
 * ``WS   /ws/games/{id}`` -- play and watch; see :mod:`shogiban.web.messages`.
@@ -54,10 +57,12 @@ from shogiban.web.bus import RedisBus
 from shogiban.web.connections import Admission, Connection
 from shogiban.web.editor import routes as editor_routes
 from shogiban.web.editor import solver_pool
+from shogiban.web.game_analysis import AnalysisService, AnalysisSettings
 from shogiban.web.i18n_routes import routes as i18n_routes
 from shogiban.web.lease import CHECK_SECONDS as LEASE_CHECK_SECONDS
 from shogiban.web.lease import RedisLeases
 from shogiban.web.messages import (
+    AnalysisMessage,
     ClientMessage,
     ErrorMessage,
     PongMessage,
@@ -186,6 +191,7 @@ def create_app(
     parse_pool: ParsePool | None = None,
     record_limits: RecordLimits | None = None,
     redis_url: str | None = None,
+    analysis: AnalysisSettings | None = None,
 ) -> Starlette:
     """Build the application.
 
@@ -203,6 +209,8 @@ def create_app(
     :param redis_url: ``redis://HOST:PORT/N`` when this is one of several web processes on one
         database: each stored change is announced there, and games changed elsewhere are reloaded
         (:mod:`shogiban.web.bus`).
+    :param analysis: the whole-game analysis' limit and queue (default
+        :class:`~shogiban.web.game_analysis.AnalysisSettings`).
     """
     url = database_url or default_database_url()
     limits = limits or ServerLimits()
@@ -241,7 +249,8 @@ def create_app(
             await bus.start()  # BusError: the server does not start, and says why
             services.bus = bus
             services.leases = RedisLeases(bus.client, bus.origin)
-        state.update(store=store, services=services, rooms=rooms, cpu=cpu, pool=pool, bus=bus)
+        analyses = AnalysisService(store, notify_analysis, analysis)
+        state.update(store=store, services=services, rooms=rooms, cpu=cpu, pool=pool, bus=bus, analyses=analyses)
         app.state.rooms = rooms
         app.state.store = store
         previous = await store.run(store.store.last_heartbeat)
@@ -259,6 +268,7 @@ def create_app(
             if watcher is not None:
                 watcher.cancel()
             rooms.close()
+            await analyses.close()
             if bus is not None:
                 with contextlib.suppress(Exception):
                     await rooms.release_all()  # the others take over at once
@@ -277,6 +287,13 @@ def create_app(
     def rooms() -> RoomManager:
         manager: RoomManager = state["rooms"]
         return manager
+
+    def notify_analysis(game_id: str, message: AnalysisMessage) -> None:
+        # Only a room loaded here has subscribers here (a page elsewhere asks with GET).
+        room = rooms().rooms.get(game_id)
+        if room is not None:
+            for subscriber in list(room.subscribers):
+                subscriber.send(message)
 
     async def parse(job: ParseJob) -> Response:
         pool: ParsePool = state["pool"]
@@ -418,6 +435,58 @@ def create_app(
         job = ParseJob("export", upload.data, upload.is_json, fmt=checked.query["format"], limits=record_limits)
         return await parse(job)
 
+    async def finished_room(game_id: str) -> GameRoom:
+        room = await known_room(game_id)
+        if room.status != "over":
+            raise RequestError("game_not_over", "this game is not over: it can be analysed when it ends", 409)
+        return room
+
+    def analysis_response(message: AnalysisMessage, status_code: int = 200) -> Response:
+        return JSONResponse(message.model_dump(mode="json", exclude={"type", "v"}), status_code=status_code)
+
+    async def stored_analysis(room: GameRoom) -> Response | None:
+        stored = await state["analyses"].stored(room.id)
+        if stored is None:
+            return None
+        analysed = [position.get("move") for position in stored.result.get("positions", ())][1:]
+        if analysed != [played.usi for played in room.state.moves]:
+            return None  # the game changed since (an undo after its end): that analysis is not of it
+        total = len(stored.result.get("positions", ()))
+        return analysis_response(AnalysisMessage(status="done", done=total, total=total, result=stored.result))
+
+    async def api_start_analysis(request: Request, checked: Checked) -> Response:
+        game_id: str = checked.params["game_id"]
+        refuse_foreign(request)
+        room = await finished_room(game_id)
+        answer = await stored_analysis(room)
+        if answer is not None:
+            return answer
+        if not engine_available():
+            raise RequestError("no_engine", "the built-in engine is not available on this server", 503)
+        analyses: AnalysisService = state["analyses"]
+        moves = tuple(played.usi for played in room.state.moves)
+        return analysis_response(analyses.start(game_id, room.state.start_sfen, moves), 202)
+
+    async def api_analysis(request: Request, checked: Checked) -> Response:
+        game_id: str = checked.params["game_id"]
+        room = await known_room(game_id)
+        analyses: AnalysisService = state["analyses"]
+        current = analyses.status(game_id)
+        if current is not None and current.status != "failed":
+            return analysis_response(current)
+        answer = await stored_analysis(room)
+        if answer is not None:
+            return answer
+        return analysis_response(current) if current is not None else JSONResponse({"status": "none"})
+
+    async def api_cancel_analysis(request: Request, checked: Checked) -> Response:
+        game_id: str = checked.params["game_id"]
+        refuse_foreign(request)
+        await known_room(game_id)
+        analyses: AnalysisService = state["analyses"]
+        cancelled = analyses.cancel(game_id)
+        return analysis_response(cancelled) if cancelled is not None else JSONResponse({"status": "none"})
+
     async def game_socket(websocket: WebSocket, params: dict[str, Any]) -> None:
         game_id: str = params["game_id"]
         await websocket.accept()
@@ -471,6 +540,11 @@ def create_app(
         CheckedRoute("/api/games/{game_id}/join", api_join, methods=["POST"], params={"game_id": GAME_ID}, body=JOIN),
         CheckedRoute("/api/games/{game_id}/record.{fmt}", api_record,
                      params={"game_id": GAME_ID, "fmt": RECORD_FORMAT}),
+        CheckedRoute("/api/games/{game_id}/analysis", api_start_analysis, methods=["POST"],
+                     params={"game_id": GAME_ID}),
+        CheckedRoute("/api/games/{game_id}/analysis", api_analysis, params={"game_id": GAME_ID}),
+        CheckedRoute("/api/games/{game_id}/analysis", api_cancel_analysis, methods=["DELETE"],
+                     params={"game_id": GAME_ID}),
         CheckedRoute("/api/records", api_read_record, methods=["POST"], body=Upload(MAX_UPLOAD_BYTES)),
         CheckedRoute("/api/records/export", api_export_record, methods=["POST"], query=EXPORT_QUERY,
                      body=Upload(MAX_UPLOAD_BYTES)),

@@ -18,7 +18,8 @@ shape the rooms get.
 
 Server to client: ``state`` (everything, on connect and after undo, resignation, joining, the end
 of the game), ``move`` (one move and the new position), ``hint``, ``presence``, ``pong`` and
-``error`` (``{"type": "error", "v": 1, "code": ..., "message": ...}``: nothing changed), the
+``error`` (``{"type": "error", "v": 1, "code": ..., "message": ...}``: nothing changed) and
+``analysis`` (the progress and result of a finished game's analysis), the
 models :class:`StateMessage` and the others below; every one has ``"v": 1`` until its shape
 changes.
 """
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic_core import PydanticSerializationError
@@ -293,9 +294,23 @@ class ErrorMessage(ServerMessage):
     params: dict[str, str | int] | None = Field(default=None, exclude_if=lambda params: params is None)
 
 
+class AnalysisMessage(ServerMessage):
+    """Where the whole-game analysis of a finished game is (:mod:`shogiban.web.game_analysis`):
+    ``queued``, ``running`` (*done* positions of *total*), ``done`` (with *result*, the
+    ``analysis.schema.json`` object), ``cancelled`` or ``failed`` (with the error *code*)."""
+
+    type: Literal["analysis"] = "analysis"
+    v: int = 1
+    status: Literal["queued", "running", "done", "cancelled", "failed"]
+    done: int = 0
+    total: int = 0
+    result: dict[str, Any] | None = Field(default=None, exclude_if=lambda result: result is None)
+    code: str | None = Field(default=None, exclude_if=lambda code: code is None)
+
+
 #: Every server message, told apart by ``type`` (for reading one back: tests, tools).
 AnyServerMessage = Annotated[
-    StateMessage | MoveMessage | HintMessage | PresenceMessage | PongMessage | ErrorMessage,
+    StateMessage | MoveMessage | HintMessage | PresenceMessage | PongMessage | ErrorMessage | AnalysisMessage,
     Field(discriminator="type"),
 ]
 _SERVER_MESSAGE: TypeAdapter[AnyServerMessage] = TypeAdapter(AnyServerMessage)

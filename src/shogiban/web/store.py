@@ -100,6 +100,33 @@ class ServerRow(Base):
     value: Mapped[float] = mapped_column(Float)
 
 
+class GameAnalysisRow(Base):
+    """The whole-game analysis of a finished game (:mod:`shogiban.web.game_analysis`): one per
+    game, kept with it, so every later visitor sees it at once.  A database older than this table
+    gets it from ``create_all`` at start."""
+
+    __tablename__ = "game_analyses"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    engine: Mapped[str] = mapped_column(String(64))
+    limit: Mapped[str] = mapped_column(String(64))
+    """The per-position limit, as text (``depth 6``)."""
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """``GameAnalysis.to_json()`` (see ``shogiban/analysis/analysis.schema.json``)."""
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+@dataclass(frozen=True)
+class StoredAnalysis:
+    """A stored whole-game analysis."""
+
+    game_id: str
+    engine: str
+    limit: str
+    result: dict[str, Any]
+    created_at: float
+
+
 class StaleGameError(ValueError):
     """A change made on a game that has moved on meanwhile (another process stored that ply
     first): nothing was written."""
@@ -310,6 +337,22 @@ class GameStore:
                          "updated_at": time.time()})
             )
             return bool(getattr(result, "rowcount", 0))
+
+    def save_analysis(self, analysis: StoredAnalysis) -> None:
+        """Store a game's analysis, replacing the one it had."""
+        with self._session.begin() as session:
+            session.execute(delete(GameAnalysisRow).where(GameAnalysisRow.game_id == analysis.game_id))
+            session.add(GameAnalysisRow(game_id=analysis.game_id, engine=analysis.engine, limit=analysis.limit,
+                                        result=analysis.result, created_at=analysis.created_at))
+
+    def load_analysis(self, game_id: str) -> StoredAnalysis | None:
+        """The stored analysis of *game_id*, or None."""
+        with self._session() as session:
+            row = session.get(GameAnalysisRow, game_id)
+            if row is None:
+                return None
+            return StoredAnalysis(game_id=row.game_id, engine=row.engine, limit=row.limit, result=dict(row.result),
+                                  created_at=row.created_at)
 
     def ping(self) -> None:
         """Reach the database (``SELECT 1``); raises SQLAlchemyError when it cannot be reached."""

@@ -81,6 +81,10 @@ _ROOM_CODES = frozenset({"game_over", "spectator", "waiting", "not_your_turn", "
 _STATE_CODES = frozenset({"game_over", "waiting", "not_your_turn", "stale_ply", "nothing_to_undo", "not_allowed"})
 
 
+#: Seconds before a computer whose move could not be stored thinks again.
+ENGINE_RETRY_SECONDS = 2.0
+
+
 class RoomError(ValueError):
     """A refused request; nothing changed.  ``code`` is stable (the client translates it);
     ``status`` is the HTTP status when the request came over HTTP."""
@@ -908,7 +912,22 @@ class GameRoom:
             self.thinking = False
             if await self._flag_if_needed():
                 return
-            await self._act(decision, adjudicate=True)
+            try:
+                await self._act(decision, adjudicate=True)
+            except RoomError as error:
+                if error.code == "stale_ply":
+                    # Another process stored this ply first (this one's lease ran out meanwhile):
+                    # its change reaches this room as a note; nothing to do here.
+                    log.info("game %s: the computer's move came too late: %s", self.id, error, extra={"game": self.id})
+                    return
+                # Not stored (the database or Redis is away): think again in a moment.
+                log.warning("game %s: the computer's move was not stored (%s); thinking again", self.id, error.code,
+                            extra={"game": self.id})
+                asyncio.get_running_loop().call_later(ENGINE_RETRY_SECONDS, self._retry_engine, self.generation)
+
+    def _retry_engine(self, generation: int) -> None:
+        if generation == self.generation and not self.thinking:
+            self._start_engine_if_needed()
 
     def free_engine_downtime(self, last_alive: float) -> None:
         """After a take-over: a computer whose turn runs could not think while its game had no

@@ -206,7 +206,8 @@ class RedisBus:
             await asyncio.wait_for(self._client.publish(self.channel, make_note(game_id, ply, self.origin)),
                                    REDIS_SECONDS)
         except Exception as error:  # stored already: the others see it at their next reload
-            self.connected = False  # until the listener hears Redis again (and everyone re-reads)
+            # (Redis really gone is the listener's to find out: it breaks, and changes are
+            # refused until it is back; a slow answer here must not refuse them for good.)
             log.warning("game %s: cannot tell the other processes (Redis: %s)", game_id, error,
                         extra={"game": game_id})
 

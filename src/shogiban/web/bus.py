@@ -12,9 +12,11 @@ back (and a client that reconnects) reads the stored game anyway.
 A note is a :class:`ChangeNote` (a pydantic model), written by :func:`encode_note` and read by
 :func:`decode_note`.  Notes from elsewhere are checked before use (a JSON object of the declared
 version and fields, bounded in size), and a bad one, or one of another version, is dropped with
-a warning.  Publishing has a deadline; when Redis
-is unreachable the move is already stored, so only the other processes' clients wait until their
-next reload.  The listener reconnects by itself, with backoff.
+a warning.  Publishing has a deadline; a publish that fails leaves the
+move stored, and the other processes' clients wait until their next reload.  While the listener
+has lost Redis, :attr:`RedisBus.connected` is False and the rooms refuse changes (they would stay
+unseen elsewhere); it reconnects by itself, with backoff, and then has every loaded game read
+again (``on_resume``) before changes are taken again.
 """
 
 from __future__ import annotations

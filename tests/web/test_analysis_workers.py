@@ -5,6 +5,7 @@ process as before."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import signal
@@ -119,6 +120,26 @@ def test_without_a_live_analysis_worker_the_web_process_analyses(
     assert f"game {game_id}" not in worker.log_text()
 
 
+def test_a_bad_game_is_refused_once_with_its_code(redis_server: RedisServer, worker: Worker) -> None:
+    from shogiban.errors import EngineError
+    from shogiban.web.job_queue import QueuedAnalyses
+
+    async def main() -> EngineError:
+        analyses = QueuedAnalyses(redis_server.url)
+        job = AnalysisJob(1, "badgame", "not a position", ("7g7f",), TINY, 1, 1000)
+        try:
+            with pytest.raises(EngineError) as refused:
+                await analyses.analyse(job, lambda done, total: None, lambda: False, 0.05)
+            assert analyses.queued_jobs == 1  # not sent again
+            return refused.value
+        finally:
+            await analyses.close()
+
+    error = asyncio.run(main())
+    assert getattr(error, "code", None) == "invalid_sfen"
+    assert worker.log_text().count("analysing game badgame") == 1
+
+
 @pytest.mark.slow
 def test_a_lost_analysis_worker_is_replaced_then_the_analysis_fails_cleanly(
     make_client: Callable[..., TestClient], redis_server: RedisServer, tmp_path: Path,
@@ -129,16 +150,39 @@ def test_a_lost_analysis_worker_is_replaced_then_the_analysis_fails_cleanly(
         client = make_client(redis_url=url, analysis=AnalysisSettings(limit=SLOW, poll_seconds=0.05))
         game_id = finished_game(client)
         assert client.post(f"/api/games/{game_id}/analysis").status_code == 202
-        for _ in workers:  # kill whichever is analysing, twice
-            deadline = time.monotonic() + 15
-            while not (busy := [w for w in workers if w.process.poll() is None
-                                and f"analysing game {game_id}" in w.log_text()]):
-                assert time.monotonic() < deadline, "no worker took the analysis"
-                time.sleep(0.05)
-            os.kill(busy[0].process.pid, signal.SIGKILL)
-            busy[0].process.wait()
+        for _ in workers:  # kill whichever is analysing, twice: the second one took it again
+            kill_the_one_analysing(workers, game_id)
         failed = wait_status(client, game_id, "failed", seconds=20)
         assert failed["code"] == "worker_lost"
     finally:
         for started in workers:
             started.stop()
+
+
+@pytest.mark.slow
+def test_a_lost_analysis_worker_with_none_left_is_replaced_by_the_web_process(
+    make_client: Callable[..., TestClient], redis_server: RedisServer, tmp_path: Path,
+) -> None:
+    url = redis_server.url.rsplit("/", 1)[0] + "/3"
+    alone = start_worker(tmp_path, url, "alone", "--queues", "analysis")
+    try:
+        client = make_client(redis_url=url, analysis=AnalysisSettings(limit=SLOW, poll_seconds=0.05))
+        game_id = finished_game(client)
+        assert client.post(f"/api/games/{game_id}/analysis").status_code == 202
+        kill_the_one_analysing([alone], game_id)
+        done = wait_status(client, game_id, "done", seconds=30)
+        assert done["result"]["cancelled"] is False
+        assert "analysed game" not in alone.log_text()  # the web process did it
+    finally:
+        alone.stop()
+
+
+def kill_the_one_analysing(workers: list[Worker], game_id: str) -> None:
+    """``kill -9`` the live worker that is analysing *game_id* (once one is)."""
+    deadline = time.monotonic() + 15
+    while not (busy := [w for w in workers if w.process.poll() is None
+                        and f"analysing game {game_id}" in w.log_text()]):
+        assert time.monotonic() < deadline, "no worker took the analysis"
+        time.sleep(0.05)
+    os.kill(busy[0].process.pid, signal.SIGKILL)
+    busy[0].process.wait()

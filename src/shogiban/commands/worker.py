@@ -1,5 +1,5 @@
-"""``shogiban worker``: think computer moves and hints for the web processes, from a Redis job
-queue (:mod:`shogiban.web.job_queue`)."""
+"""``shogiban worker``: think computer moves and hints, and analyse finished games, for the web
+processes, from a Redis job queue (:mod:`shogiban.web.job_queue`)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def add_parser(sub: Any) -> None:
     """Register the command."""
     p = sub.add_parser(
         "worker",
-        help="think computer moves and hints for `shogiban serve --redis` processes, from a Redis job queue",
+        help="think computer moves and hints, and analyse games, for `shogiban serve --redis` processes",
         description=(
             "Take engine jobs from Redis (computer moves first, then hints, then analysis) and think them "
             "with the built-in engine, each in a forked process that cannot take the worker down. "

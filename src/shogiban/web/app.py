@@ -249,7 +249,12 @@ def create_app(
             await bus.start()  # BusError: the server does not start, and says why
             services.bus = bus
             services.leases = RedisLeases(bus.client, bus.origin)
-        analyses = AnalysisService(store, notify_analysis, analysis)
+        remote_analyses = None
+        if redis_url:
+            from shogiban.web.job_queue import queued_analyses
+
+            remote_analyses = queued_analyses(redis_url)  # `shogiban worker`s analyse, when there are any
+        analyses = AnalysisService(store, notify_analysis, analysis, remote=remote_analyses)
         state.update(store=store, services=services, rooms=rooms, cpu=cpu, pool=pool, bus=bus, analyses=analyses)
         app.state.rooms = rooms
         app.state.store = store

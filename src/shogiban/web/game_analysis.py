@@ -14,6 +14,11 @@ Limits: one analysis per game at a time (asking again while it is queued or runn
 status), one running at a time, at most :attr:`AnalysisSettings.max_waiting` waiting (more are
 refused with ``busy``, 503).  A queued analysis can be cancelled at once, a running one
 between two searches (within one search's time).
+
+With ``--redis`` and a live ``shogiban worker`` taking the ``analysis`` queue, the same
+:func:`run_analysis` runs there instead, as an RQ job (:class:`RemoteAnalyses`, implemented by
+:class:`shogiban.web.job_queue.QueuedAnalyses`): progress and cancellation go through Redis, a
+lost worker's job is run once more (elsewhere, or here when no worker is left).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from shogiban.engines.limit import Limit
 from shogiban.web.messages import AnalysisMessage
@@ -196,19 +201,32 @@ class _Analysis:
 Notify = Callable[[str, AnalysisMessage], None]
 
 
+class RemoteAnalyses(Protocol):
+    """Where analyses run when not in the service's own process (engine workers)."""
+
+    async def analyse(self, job: AnalysisJob, progress: Callable[[int, int], None], cancelled: Callable[[], bool],
+                      poll_seconds: float) -> AnalysisOutcome | None:
+        """The outcome, or None when nobody is there to run it (the service runs it itself)."""
+
+    async def close(self) -> None:
+        """Close the connections."""
+
+
 class AnalysisService:
     """Queues, runs, reports, cancels and stores whole-game analyses (see the module docstring).
 
     :param store: where results are kept.
     :param notify: called with a game id and each message for that game's subscribers.
     :param executor: the worker pool (default: one spawned process, started on first use).
+    :param remote: engine workers that run analyses while they are alive (``--redis``).
     """
 
     def __init__(
         self, store: AsyncStore, notify: Notify, settings: AnalysisSettings | None = None, *,
-        executor: Executor | None = None,
+        executor: Executor | None = None, remote: RemoteAnalyses | None = None,
     ) -> None:
         self.store = store
+        self.remote = remote
         self.notify = notify
         self.settings = settings or AnalysisSettings()
         context = get_context("spawn")  # a fork of a server running threads is not safe
@@ -305,16 +323,26 @@ class AnalysisService:
                 del self._active[entry.game_id]
 
     async def _execute(self, entry: _Analysis, job: AnalysisJob) -> AnalysisOutcome:
-        """Run *job* in the worker, passing its progress on until it answers."""
+        """Run *job* on an engine worker when one is alive, else in the service's own worker,
+        passing its progress on until it answers."""
+        if self.remote is not None:
+            outcome = await self.remote.analyse(job, lambda done, total: self._progressed(entry, done, total),
+                                                lambda: entry.cancelled, self.settings.poll_seconds)
+            if outcome is not None:
+                return outcome
         work = asyncio.wrap_future(self._executor.submit(self.settings.run, job))
         while True:
             finished, _ = await asyncio.wait({work}, timeout=self.settings.poll_seconds)
             job_id, done, total = self._progress[:]
-            if job_id == entry.job_id and (done, total) != (entry.done, entry.total) and not entry.cancelled:
-                entry.done, entry.total = done, total
-                self.notify(entry.game_id, entry.message())
+            if job_id == entry.job_id:
+                self._progressed(entry, done, total)
             if finished:
                 return work.result()
+
+    def _progressed(self, entry: _Analysis, done: int, total: int) -> None:
+        if (done, total) != (entry.done, entry.total) and not entry.cancelled:
+            entry.done, entry.total = done, total
+            self.notify(entry.game_id, entry.message())
 
     async def close(self, grace: float = 5.0) -> None:
         """Stop: waiting analyses are dropped, the running one is told to stop; a worker still
@@ -330,3 +358,5 @@ class AnalysisService:
             await asyncio.wait_for(asyncio.shield(shutdown), grace)
         except TimeoutError:
             log.warning("the analysis worker did not stop within %.1f s; it ends with the server", grace)
+        if self.remote is not None:
+            await self.remote.close()

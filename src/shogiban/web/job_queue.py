@@ -31,13 +31,18 @@ import os
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shogiban.engines.limit import DEFAULT_SEARCH_TIMEOUT
 from shogiban.errors import EngineError, EngineTerminatedError, EngineTimeoutError, ShogibanError
 from shogiban.pieces import Color
 from shogiban.web.thinking import Thinker, ThinkRequest, ThinkResult, builtin_think, prepare_engines
+
+if TYPE_CHECKING:
+    from shogiban.engines.limit import Limit
+    from shogiban.web.game_analysis import AnalysisJob, AnalysisOutcome
 
 log = logging.getLogger(__name__)
 
@@ -247,6 +252,24 @@ class Heartbeat:
 
 # -- the web side -----------------------------------------------------------------------------------
 
+def discard_job(connection: Any, job_id: str) -> None:
+    """Stop a running job and remove it from its queue and RQ's registries."""
+    from rq.command import send_stop_job_command
+    from rq.exceptions import InvalidJobOperation, NoSuchJobError
+    from rq.job import Job, JobStatus
+
+    try:
+        job = Job.fetch(job_id, connection=connection)
+        if job.get_status() == JobStatus.STARTED:
+            with contextlib.suppress(InvalidJobOperation):
+                send_stop_job_command(connection, job_id)
+        job.delete()
+    except NoSuchJobError:
+        pass
+    except Exception as error:  # a job left behind expires with its registry: never an error to the game
+        log.warning("could not discard job %s: %s", job_id, error)
+
+
 class QueuedEngines:
     """Think through the job queue when a worker is alive, else in-process (see the module
     docstring).
@@ -368,21 +391,7 @@ class QueuedEngines:
         task.add_done_callback(self._cleanups.discard)
 
     def _discard(self, job_id: str) -> None:
-        """Stop a running job and remove it from the queue and RQ's registries."""
-        from rq.command import send_stop_job_command
-        from rq.exceptions import InvalidJobOperation, NoSuchJobError
-        from rq.job import Job, JobStatus
-
-        try:
-            job = Job.fetch(job_id, connection=self._sync)
-            if job.get_status() == JobStatus.STARTED:
-                with contextlib.suppress(InvalidJobOperation):
-                    send_stop_job_command(self._sync, job_id)
-            job.delete()
-        except NoSuchJobError:
-            pass
-        except Exception as error:  # a job left behind expires with its registry: never an error to the game
-            log.warning("could not discard job %s: %s", job_id, error)
+        discard_job(self._sync, job_id)
 
     async def release(self, game_id: str) -> None:
         """Nothing is held per game in the queue; the local engines free theirs."""
@@ -408,3 +417,276 @@ def queued_engines(local: Thinker, redis_url: str) -> Thinker:
         log.warning("RQ is not installed (pip install 'shogiban[scale]'): engines think in-process only")
         return local
     return QueuedEngines(local, redis_url)
+
+
+# -- whole-game analysis on the `analysis` queue ----------------------------------------------------
+#
+# The web side's AnalysisService (shogiban.web.game_analysis) runs an analysis here when a live
+# worker takes the analysis queue.  The job runs the same `run_analysis` as the local worker
+# process; only its two shared slots (progress, cancel) are Redis hash fields instead of shared
+# memory.  Its replies (started, then result or error) use the reply list of `run_think`.
+
+#: A running analysis' hash (+ its reply id): ``done`` and ``total`` from the worker, ``cancel``
+#: from the web side.
+ANALYSIS_PREFIX = "shogiban:analysis:"
+#: Seconds one position may take when the limit has no time of its own (a depth, nodes).
+ANALYSIS_POSITION_SECONDS = 60.0
+#: Seconds an analysis job may take at most, however long the game.
+ANALYSIS_MAX_SECONDS = 3600.0
+#: Seconds the worker reuses its last look at the cancel field (the watcher asks 20 times a second).
+CANCEL_LOOK_SECONDS = 0.2
+
+
+def analysis_seconds(limit: Limit, positions: int) -> float:
+    """The job timeout of an analysis of *positions* under *limit*: each position's deadline,
+    twice (a candidate mistake is searched again, deeper), capped at :data:`ANALYSIS_MAX_SECONDS`."""
+    per_position = limit.deadline(Color.BLACK, default=ANALYSIS_POSITION_SECONDS) or ANALYSIS_POSITION_SECONDS
+    return min(ANALYSIS_MAX_SECONDS, QUEUE_MARGIN + 2 * positions * per_position)
+
+
+def analysis_payload(job: AnalysisJob) -> dict[str, Any]:
+    """An :class:`~shogiban.web.game_analysis.AnalysisJob` as JSON values (durations in seconds)."""
+    from datetime import timedelta
+
+    from shogiban.engines.limit import to_seconds
+
+    limit = {f.name: getattr(job.limit, f.name) for f in fields(job.limit)}
+    limit = {name: to_seconds(value) if isinstance(value, timedelta) else value for name, value in limit.items()}
+    return {"job_id": job.job_id, "game_id": job.game_id, "start_sfen": job.start_sfen, "moves": list(job.moves),
+            "limit": limit, "level": job.level, "max_positions": job.max_positions}
+
+
+def analysis_job_from_payload(payload: dict[str, Any]) -> AnalysisJob:
+    """The :class:`~shogiban.web.game_analysis.AnalysisJob` sent as *payload*.
+
+    :raises ShogibanError: ``invalid`` when a field is missing or of the wrong kind.
+    """
+    from shogiban.engines.limit import Limit
+    from shogiban.web.game_analysis import AnalysisJob
+
+    try:
+        return AnalysisJob(int(payload["job_id"]), str(payload["game_id"]), str(payload["start_sfen"]),
+                           tuple(str(move) for move in payload["moves"]), Limit(**payload["limit"]),
+                           int(payload["level"]), int(payload["max_positions"]))
+    except (KeyError, TypeError, ValueError) as error:
+        raise ShogibanError(f"a malformed analysis job: {error!r}") from error
+
+
+class RedisProgressSlot:
+    """The worker's progress slot (``slot[:] = [job id, done, total]``, like the shared array of
+    the local worker process), written to the job's hash."""
+
+    def __init__(self, client: Any, key: str) -> None:
+        self.client = client
+        self.key = key
+
+    def __setitem__(self, index: Any, values: list[int]) -> None:
+        _job_id, done, total = values
+        with self.client.pipeline() as pipe:
+            pipe.hset(self.key, mapping={"done": done, "total": total})
+            pipe.expire(self.key, REPLY_TTL)
+            pipe.execute()
+
+
+class RedisCancelSlot:
+    """The worker's cancel slot (``slot[0]`` is the job id to stop, like the shared array of the
+    local worker process), read from the job's hash at most every :data:`CANCEL_LOOK_SECONDS`."""
+
+    def __init__(self, client: Any, key: str, job_id: int) -> None:
+        self.client = client
+        self.key = key
+        self.job_id = job_id
+        self._cancelled = False
+        self._looked = -math.inf
+
+    def __getitem__(self, index: int) -> int:
+        now = time.monotonic()
+        if not self._cancelled and now - self._looked >= CANCEL_LOOK_SECONDS:
+            self._looked = now
+            try:
+                self._cancelled = bool(self.client.hget(self.key, "cancel"))
+            except Exception as error:  # Redis away: the analysis goes on (its timeout still bounds it)
+                log.warning("could not look at %s: %s", self.key, error)
+        return self.job_id if self._cancelled else 0
+
+
+def run_analysis_job(payload: dict[str, Any]) -> dict[str, Any]:
+    """Analyse one game (in RQ's forked work horse) with the local path's ``run_analysis``: say
+    which worker took it, then push the outcome, or the error (marked ``input`` when the game
+    itself is refused: never retried)."""
+    from dataclasses import asdict
+
+    from rq import get_current_job
+
+    from shogiban.web import game_analysis
+
+    job = get_current_job()
+    if job is None:  # pragma: no cover - only RQ calls this
+        raise RuntimeError("run_analysis_job runs in an RQ worker")
+    connection = job.connection
+    reply_id = str(payload.get("reply", job.id))
+    reply = REPLY_PREFIX + reply_id
+
+    def push(message: dict[str, Any]) -> None:
+        with connection.pipeline() as pipe:
+            pipe.rpush(reply, json.dumps(message))
+            pipe.expire(reply, REPLY_TTL)
+            pipe.execute()
+
+    push({"started": WORKER_NAME, "pid": os.getpid()})
+    log.info("worker %s analysing game %s", WORKER_NAME, payload.get("game_id") or "-")
+    started = time.monotonic()
+    try:
+        analysis = analysis_job_from_payload(payload)
+        key = ANALYSIS_PREFIX + reply_id
+        # The same initializer as the local worker process: dies with its worker, at nice 19.
+        game_analysis.init_worker(RedisProgressSlot(connection, key), RedisCancelSlot(connection, key, analysis.job_id))
+        outcome = game_analysis.run_analysis(analysis)
+    except ShogibanError as error:  # the game itself (illegal moves, too long): retrying cannot help
+        push({"error": str(error), "code": error.code, "input": True})
+        raise
+    except Exception as error:
+        timed_out = type(error).__name__ == "JobTimeoutException"
+        push({"error": f"{type(error).__name__}: {error}", "code": "engine_timeout" if timed_out else "engine_failed"})
+        raise
+    log.info("worker %s analysed game %s in %.3f s%s", WORKER_NAME, analysis.game_id, time.monotonic() - started,
+             " (cancelled)" if outcome.cancelled else "")
+    push({"result": asdict(outcome)})
+    return {"cancelled": outcome.cancelled}
+
+
+class AnalysisRefusedError(EngineError):
+    """The worker refused the game (its code is the worker's: ``illegal_move``, ``too_large``...)."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class QueuedAnalyses:
+    """The web side of analyses on the ``analysis`` queue: :class:`AnalysisService`'s remote
+    runner.  :meth:`analyse` answers None when no worker takes the queue (or Redis does not
+    answer): the service then runs the analysis in its own process, as without Redis.
+
+    :param redis_url: ``redis://HOST:PORT/N``.
+    :param worker_timeout: seconds without a heartbeat after which a worker is dead.
+    """
+
+    def __init__(self, redis_url: str, *, worker_timeout: float = WORKER_TIMEOUT) -> None:
+        import redis
+        import redis.asyncio
+        from rq import Queue
+
+        self.worker_timeout = worker_timeout
+        self._async: Any = redis.asyncio.Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=5)
+        self._sync: Any = redis.Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=5)
+        self._queue = Queue(ANALYSIS_QUEUE, connection=self._sync)
+        self.queued_jobs = 0
+        """Analyses this process sent to the queue (tests read it)."""
+
+    async def live_workers(self) -> list[str]:
+        """Names of the workers taking analyses whose heartbeat is recent."""
+        names = await self._async.zrangebyscore(workers_key(ANALYSIS_QUEUE), time.time() - self.worker_timeout, "+inf")
+        return [name.decode() if isinstance(name, bytes) else str(name) for name in names]
+
+    async def _alive(self, name: str) -> bool:
+        beat = await self._async.zscore(workers_key(ANALYSIS_QUEUE), name)
+        return beat is not None and time.time() - float(beat) < self.worker_timeout
+
+    async def analyse(self, job: AnalysisJob, progress: Callable[[int, int], None], cancelled: Callable[[], bool],
+                      poll_seconds: float) -> AnalysisOutcome | None:
+        """The outcome of *job* (an ``AnalysisJob``) from a worker, or None when none is alive.
+
+        :param progress: called with (done, total) as the worker reports them.
+        :param cancelled: says whether the analysis was cancelled (then the worker is told to stop).
+        :raises EngineError: the worker failed it (``code`` says why: ``worker_lost`` when lost
+            twice, the game's own code when it was refused).
+        """
+        import redis
+
+        for attempt in (1, 2):
+            try:
+                if not await self.live_workers():
+                    return None
+                return await self._run(job, progress, cancelled, poll_seconds)
+            except WorkerLostError as lost:
+                if attempt == 2:
+                    raise WorkerLostError(f"the analysis worker was lost twice ({lost})") from lost
+                log.warning("%s: analysing game %s again", lost, job.game_id)
+            except (redis.RedisError, OSError) as error:
+                log.warning("the job queue is unavailable (%s): analysing in-process", error)
+                return None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _run(self, job: AnalysisJob, progress: Callable[[int, int], None], cancelled: Callable[[], bool],
+                   poll_seconds: float) -> AnalysisOutcome:
+        from shogiban.web.game_analysis import AnalysisOutcome
+
+        seconds = analysis_seconds(job.limit, len(job.moves) + 1)
+        deadline = time.time() + seconds + QUEUE_MARGIN
+        reply_id = secrets.token_hex(12)
+        reply, key = REPLY_PREFIX + reply_id, ANALYSIS_PREFIX + reply_id
+        worker: str | None = None
+        told_to_stop = done = False
+        try:
+            await asyncio.to_thread(
+                self._queue.enqueue_call, run_analysis_job, args=(analysis_payload(job) | {"reply": reply_id},),
+                job_id=reply_id, timeout=math.ceil(seconds), result_ttl=0, failure_ttl=FAILED_TTL,
+                description=f"analyse {job.game_id}",
+            )
+            self.queued_jobs += 1
+            while True:
+                if cancelled() and worker is None:  # still queued: it leaves the queue at once
+                    return AnalysisOutcome("", "", {}, cancelled=True)
+                if cancelled() and not told_to_stop:
+                    told_to_stop = True
+                    await self._async.hset(key, "cancel", 1)
+                    await self._async.expire(key, REPLY_TTL)
+                left = deadline - time.time()
+                if left <= 0:
+                    raise EngineTimeoutError(f"no analysis from the job queue within {seconds + QUEUE_MARGIN:.0f} s")
+                item = await self._async.blpop([reply], timeout=min(poll_seconds, left))
+                reported = await self._async.hmget(key, "done", "total")
+                if reported[0] is not None and reported[1] is not None:
+                    progress(int(reported[0]), int(reported[1]))
+                if item is None:
+                    if worker is not None and not await self._alive(worker):
+                        raise WorkerLostError(f"worker {worker} stopped its heartbeat")
+                    if worker is None and not await self.live_workers():
+                        raise WorkerLostError("no worker is left to take the analysis")
+                    continue
+                message = json.loads(item[1])
+                if "started" in message:
+                    worker = str(message["started"])
+                    continue
+                done = True
+                if "result" in message:
+                    return AnalysisOutcome(**message["result"])
+                if message.get("input"):
+                    raise AnalysisRefusedError(f"the game was refused: {message['error']}", str(message["code"]))
+                if message.get("code") == "engine_timeout":
+                    raise EngineTimeoutError(str(message["error"]))
+                raise EngineTerminatedError(str(message["error"]))
+        finally:
+            if not done:  # lost, timed out or the service closing: it must not run on, nor stay listed
+                await asyncio.to_thread(self._discard, reply_id)
+            with contextlib.suppress(Exception):  # Redis gone: the keys expire by themselves
+                await self._async.delete(reply, key)
+
+    def _discard(self, job_id: str) -> None:
+        discard_job(self._sync, job_id)
+
+    async def close(self) -> None:
+        """Close the connections."""
+        with contextlib.suppress(Exception):
+            await self._async.aclose()
+        self._sync.close()
+
+
+def queued_analyses(redis_url: str) -> QueuedAnalyses | None:
+    """The analysis queue at *redis_url*, or None when RQ is not installed."""
+    try:
+        import rq  # noqa: F401
+    except ImportError:
+        return None
+    return QueuedAnalyses(redis_url)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -101,6 +102,36 @@ class RedisLeases:
             log.warning("game %s: cannot renew its lease (Redis: %s)", game_id, error, extra={"game": game_id})
             return False
         return bool(kept)
+
+    async def renew_all(self, game_ids: Sequence[str]) -> set[str]:
+        """Renew the leases of *game_ids* in one round trip (an owner of hundreds of games must
+        not spend a lease's length renewing them one by one); returns the ids whose lease was
+        lost (all of them when Redis does not answer)."""
+        if not game_ids:
+            return set()
+        now = repr(time.time())
+        try:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for game_id in game_ids:
+                    await self._renew(keys=[self._keys(game_id)[0], self._renewed_key(game_id)],
+                                      args=[self.origin, self.milliseconds, now, _RENEWED_MILLISECONDS], client=pipe)
+                kept = await asyncio.wait_for(pipe.execute(), REDIS_SECONDS)
+        except Exception as error:
+            log.warning("cannot renew %d leases (Redis: %s)", len(game_ids), error)
+            return set(game_ids)
+        return {game_id for game_id, renewed in zip(game_ids, kept, strict=True) if not renewed}
+
+    async def unowned(self, game_ids: Sequence[str]) -> list[str]:
+        """Those of *game_ids* whose lease nobody holds now, in one round trip (none when Redis
+        does not answer: then nobody should take them)."""
+        if not game_ids:
+            return []
+        try:
+            holders = await asyncio.wait_for(
+                self.client.mget([self._keys(game_id)[0] for game_id in game_ids]), REDIS_SECONDS)
+        except Exception:
+            return []
+        return [game_id for game_id, holder in zip(game_ids, holders, strict=True) if holder is None]
 
     def _renewed_key(self, game_id: str) -> str:
         return f"{self.prefix}:renewed:{game_id}"

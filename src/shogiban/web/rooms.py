@@ -18,7 +18,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -177,6 +177,14 @@ class Leases(Protocol):
         """When the game's lease was last renewed (wall clock), if known."""
         ...  # pragma: no cover - protocol
 
+    async def renew_all(self, game_ids: Sequence[str]) -> set[str]:
+        """Renew these leases at once; the ids whose lease was lost."""
+        ...  # pragma: no cover - protocol
+
+    async def unowned(self, game_ids: Sequence[str]) -> list[str]:
+        """Those of *game_ids* whose lease nobody holds."""
+        ...  # pragma: no cover - protocol
+
 
 class Publisher(Protocol):
     """Where a room announces a stored change."""
@@ -277,6 +285,8 @@ class GameRoom:
             # The core's own record of what the columns do not hold (a pending 持将棋 proposal ...).
             self.state = restored_state(stored.state, self.state)
         self.lock = asyncio.Lock()
+        self.reloading = asyncio.Lock()
+        """Held while a change noted by another process is read, so that notes apply in order."""
         self.subscribers: set[Subscriber] = set()
         self._announcing: set[asyncio.Task[None]] = set()
         self.owner = services.leases is None
@@ -1017,22 +1027,26 @@ class RoomManager:
         if room is None:
             return  # not loaded here: it is read from the store when it is
         store = self.services.store
-        known = room.state.ply
-        if ply == known + 1 and known > 0:
-            tail = await store.run(store.store.load, game_id, since=known - 1)
-            if tail is not None and await room.extend(tail):
-                return
-        stored = await store.run(store.store.load, game_id)
-        if stored is not None:
-            await room.reload(await build_room(stored, self.services))
+        # One game's notes are read one after the other, in the order they came (the store runs
+        # several reads at once, and a read that finished late must not undo a newer one).
+        async with room.reloading:
+            known = room.state.ply
+            if ply == known + 1 and known > 0:
+                tail = await store.run(store.store.load, game_id, since=known - 1)
+                if tail is not None and await room.extend(tail):
+                    return
+            stored = await store.run(store.store.load, game_id)
+            if stored is not None:
+                await room.reload(await build_room(stored, self.services))
 
     async def reload_all(self) -> None:
         """Read every game loaded here again (after Redis was lost, its notes may be missing)."""
         store = self.services.store
         for game_id, room in list(self.rooms.items()):
-            stored = await store.run(store.store.load, game_id)
-            if stored is not None:
-                await room.reload(await build_room(stored, self.services))
+            async with room.reloading:
+                stored = await store.run(store.store.load, game_id)
+                if stored is not None:
+                    await room.reload(await build_room(stored, self.services))
 
     async def create(self, setup: NewGame) -> tuple[GameRoom, str]:
         """Start a game; returns the room and the creator's token (a friend's game also has an
@@ -1109,25 +1123,25 @@ class RoomManager:
         while True:
             await asyncio.sleep(every)
             rounds += 1
-            for room in list(self.rooms.values()):
-                if room.state.over:
-                    continue
-                if room.owner:
-                    if not await leases.renew(room.id):
-                        log.warning("game %s: lease lost; another process carries on", room.id,
-                                    extra={"game": room.id})
-                        room.disown()
-                elif await leases.take(room.id) is not None:
-                    await self.take_over(room)
+            running = [room for room in list(self.rooms.values()) if not room.state.over]
+            owned = [room for room in running if room.owner]
+            lost = await leases.renew_all([room.id for room in owned])  # one round trip for all
+            for room in owned:
+                if room.id in lost:
+                    log.warning("game %s: lease lost; another process carries on", room.id, extra={"game": room.id})
+                    room.disown()
+            others = {room.id: room for room in running if not room.owner}
+            for game_id in await leases.unowned(list(others)):
+                if await leases.take(game_id) is not None:
+                    await self.take_over(others[game_id])
             if rounds % 5 == 0:  # games in progress that no process has loaded
                 try:
                     in_progress = await store.run(store.store.in_progress)
                 except Exception as error:  # the database may be briefly unavailable
                     log.warning("cannot list the games in progress: %s", error)
                     continue
-                for game_id in in_progress:
-                    if game_id not in self.rooms and not await leases.owned_elsewhere(game_id):
-                        await self.get(game_id)
+                for game_id in await leases.unowned([g for g in in_progress if g not in self.rooms]):
+                    await self.get(game_id)
 
     async def take_over(self, room: GameRoom) -> None:
         """This process just took *room*'s lease: read the game as stored, then act for it."""

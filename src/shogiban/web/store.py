@@ -423,15 +423,24 @@ def add_missing_columns(engine: Engine) -> list[str]:
     return added
 
 
-class AsyncStore:
-    """Runs :class:`GameStore` calls on one worker thread, in order, from the event loop."""
+#: Threads that talk to a database server at once (SQLite gets one: its writers wait for each
+#: other anyway, and one thread never meets "database is locked").
+SERVER_THREADS = 4
 
-    def __init__(self, store: GameStore) -> None:
+
+class AsyncStore:
+    """Runs :class:`GameStore` calls on worker threads, from the event loop: one for SQLite, a
+    few for a database server, so that one game's read does not wait behind another game's
+    round trip.  One game's changes stay in order: its room awaits each before the next."""
+
+    def __init__(self, store: GameStore, threads: int | None = None) -> None:
         self.store = store
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="shogiban-store")
+        if threads is None:
+            threads = 1 if store.engine.dialect.name == "sqlite" else SERVER_THREADS
+        self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="shogiban-store")
 
     async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Call *function* (a bound :class:`GameStore` method) on the store thread."""
+        """Call *function* (a bound :class:`GameStore` method) on a store thread."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, lambda: function(*args, **kwargs))
 

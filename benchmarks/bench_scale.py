@@ -139,7 +139,22 @@ class Server:
             self.process.wait()
 
 
+def empty_database(db: str) -> None:
+    """Drop the benchmark database's tables: games left in progress by an earlier run would be
+    loaded and owned by the servers, and measured along (the database is the benchmark's own)."""
+    from sqlalchemy import create_engine
+
+    from shogiban.web.store import Base
+
+    engine = create_engine(db)
+    try:
+        Base.metadata.drop_all(engine)
+    finally:
+        engine.dispose()
+
+
 def start_servers(count: int, db: str, redis_url: str, folder: Path) -> list[Server]:
+    empty_database(db)
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     servers: list[Server] = []
     for number in range(count):

@@ -18,11 +18,16 @@ from websockets.sync.client import ClientConnection, connect
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs Debian's redis-server")
 
 
+#: The Redis of the module's cluster (for the tests that look at its keys).
+CLUSTER_REDIS: list[str] = []
+
+
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, LiveServer, LiveServer]]:
     pytest.importorskip("redis", reason="needs the redis package (pip install shogiban[scale])")
     tmp = tmp_path_factory.mktemp("cluster")
     redis: RedisServer = start_redis(tmp)
+    CLUSTER_REDIS[:] = [redis.url]
     db = f"sqlite:///{tmp / 'games.sqlite3'}"  # one database for both processes
     servers: list[LiveServer] = []
     try:
@@ -333,3 +338,28 @@ def test_without_its_database_a_move_is_refused_and_play_resumes_when_it_returns
     finally:
         server.stop()
         proxy.close()
+
+
+def test_only_games_with_a_clock_or_a_computer_have_an_owner(
+        cluster: tuple[LiveServer, LiveServer, LiveServer]) -> None:
+    # A friends' game without a clock needs no process to act by itself: no lease is held for
+    # it (a process with a thousand such games renews nothing); one with a clock has one owner.
+    import redis as redis_sync
+
+    a, b, _ = cluster
+    owners = {}
+    for name, body in (("no clock", {"mode": "friend", "color": "b"}),
+                       ("clock", {"mode": "friend", "color": "b", "time": {"main": 600}})):
+        status, game, _ = a.post_json("/api/games", json.dumps(body))
+        assert status == 201
+        invite = game["invite_url"].split("invite=")[1]
+        status, joined, _ = b.post_json(f"/api/games/{game['id']}/join", json.dumps({"invite": invite}))
+        assert status == 200, joined
+        owners[name] = game["id"]
+    client = redis_sync.Redis.from_url(CLUSTER_REDIS[0])
+    deadline = time.monotonic() + 10
+    while client.get(f"shogiban:owner:{owners['clock']}") is None:
+        assert time.monotonic() < deadline, "the game with a clock never got an owner"
+        time.sleep(0.2)
+    time.sleep(1.5)  # a round of the owners' watch on every process
+    assert client.get(f"shogiban:owner:{owners['no clock']}") is None

@@ -81,6 +81,9 @@ _ROOM_CODES = frozenset({"game_over", "spectator", "waiting", "not_your_turn", "
 _STATE_CODES = frozenset({"game_over", "waiting", "not_your_turn", "stale_ply", "nothing_to_undo", "not_allowed"})
 
 
+#: Games in progress that no process has loaded, loaded by one process in one round of the
+#: owners' watch (the rest in the next rounds).
+LOAD_PER_ROUND = 50
 #: Seconds before a computer whose move could not be stored thinks again.
 ENGINE_RETRY_SECONDS = 2.0
 
@@ -957,12 +960,20 @@ class GameRoom:
         self._schedule_flag()
         self._start_engine_if_needed()
 
+    @property
+    def needs_owner(self) -> bool:
+        """Whether a process must act for this game by itself: a clock to watch or a computer to
+        move (a friends' game without a clock only answers its players)."""
+        return self.state.status is Status.PLAYING and (
+            self.state.clock.control.enabled or any(seat.is_engine for seat in self.seats))
+
     async def claim(self) -> bool:
-        """With several processes: try to become the game's owner (a game over needs none)."""
+        """With several processes: try to become the game's owner (only a game that needs one:
+        see :attr:`needs_owner`)."""
         leases = self.services.leases
         if leases is None:
             return True
-        if self.state.over:
+        if not self.needs_owner:
             return False
         self.owner = await leases.take(self.id) is not None
         return self.owner
@@ -1123,7 +1134,7 @@ class RoomManager:
         while True:
             await asyncio.sleep(every)
             rounds += 1
-            running = [room for room in list(self.rooms.values()) if not room.state.over]
+            running = [room for room in list(self.rooms.values()) if room.needs_owner]
             owned = [room for room in running if room.owner]
             lost = await leases.renew_all([room.id for room in owned])  # one round trip for all
             for room in owned:
@@ -1140,7 +1151,9 @@ class RoomManager:
                 except Exception as error:  # the database may be briefly unavailable
                     log.warning("cannot list the games in progress: %s", error)
                     continue
-                for game_id in await leases.unowned([g for g in in_progress if g not in self.rooms]):
+                # A bounded number a round: renewing this process's leases must not wait behind
+                # loading a crowd of idle games.
+                for game_id in (await leases.unowned([g for g in in_progress if g not in self.rooms]))[:LOAD_PER_ROUND]:
                     await self.get(game_id)
 
     async def take_over(self, room: GameRoom) -> None:

@@ -305,6 +305,17 @@ ProgressUpdate = Callable[[str, int, int], None]
 """Called with (file, positions done, positions in all) as a file's analysis goes."""
 
 
+def shared_cache(options: BatchOptions) -> BatchOptions:
+    """*options* for workers in other processes: a cache file that cannot be used is reported
+    once, here, and the workers keep theirs in memory (else each worker's start would fail, and
+    with it every file)."""
+    if options.cache_path is None:
+        return options
+    probe = open_cache(options.cache_path)
+    probe.close()
+    return options if isinstance(probe, SqliteAnalysisCache) else replace(options, cache_path=None)
+
+
 def run_batch(
     jobs: Sequence[FileJob], options: BatchOptions, *, workers: int | None = None,
     on_progress: ProgressUpdate | None = None, cancel: threading.Event | None = None,
@@ -316,13 +327,7 @@ def run_batch(
     if count == 1:
         yield from _run_here(jobs, options, on_progress, cancel)
         return
-    if options.cache_path is not None:
-        # A cache file that cannot be used is reported once, here, and the workers keep theirs in
-        # memory (else each worker's start would fail, and with it every file).
-        probe = open_cache(options.cache_path)
-        probe.close()
-        if not isinstance(probe, SqliteAnalysisCache):
-            options = replace(options, cache_path=None)
+    options = shared_cache(options)
     context = multiprocessing.get_context("spawn")  # a fork of a process running threads is not safe
     updates: Any = context.Queue()
     stop = threading.Event()
@@ -390,4 +395,5 @@ __all__ = [
     "analyse_file",
     "record_jobs",
     "run_batch",
+    "shared_cache",
 ]

@@ -21,11 +21,10 @@ import contextlib
 import os
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from typing import Any
 
-from shogiban.analysis.batch import BatchOptions, FileJob, FileResult, ProgressUpdate, analyse_file
-from shogiban.analysis.cache import SqliteAnalysisCache, open_cache
+from shogiban.analysis.batch import BatchOptions, FileJob, FileResult, ProgressUpdate, analyse_file, shared_cache
+from shogiban.analysis.cache import open_cache
 from shogiban.errors import ShogibanError
 
 #: The local Ray's object store: results are a few kilobytes a file, so a small store leaves the
@@ -100,11 +99,7 @@ def run_on_ray(
     """
     if not jobs:
         return
-    if options.cache_path is not None:
-        probe = open_cache(options.cache_path)
-        probe.close()
-        if not isinstance(probe, SqliteAnalysisCache):
-            options = replace(options, cache_path=None)
+    options = shared_cache(options)
     ray = _start_ray(address, workers or os.cpu_count() or 1)
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))

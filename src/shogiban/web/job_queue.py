@@ -151,19 +151,17 @@ def warm_up() -> None:
     prepare_engines()
 
 
-def run_think(payload: dict[str, Any]) -> dict[str, Any]:
-    """Think one job (in RQ's forked work horse): say which worker took it, then push the result,
-    or the error (marked ``input`` when the request itself is bad: never retried)."""
+def _replies(payload: dict[str, Any], what: str) -> tuple[Any, str, Callable[[dict[str, Any]], None]]:
+    """For the RQ job running now: its Redis connection, its reply id, and how to push a message
+    to the web process waiting for it (the reply list expires if nobody reads it)."""
     from rq import get_current_job
 
-    from shogiban.children import die_with_parent
-
-    die_with_parent()  # a horse never outlives its worker, even after kill -9
     job = get_current_job()
     if job is None:  # pragma: no cover - only RQ calls this
-        raise RuntimeError("run_think runs in an RQ worker")
+        raise RuntimeError(f"{what} runs in an RQ worker")
     connection = job.connection
-    reply = REPLY_PREFIX + str(payload.get("reply", job.id))
+    reply_id = str(payload.get("reply", job.id))
+    reply = REPLY_PREFIX + reply_id
 
     def push(message: dict[str, Any]) -> None:
         with connection.pipeline() as pipe:
@@ -171,6 +169,17 @@ def run_think(payload: dict[str, Any]) -> dict[str, Any]:
             pipe.expire(reply, REPLY_TTL)
             pipe.execute()
 
+    return connection, reply_id, push
+
+
+def run_think(payload: dict[str, Any]) -> dict[str, Any]:
+    """Think one job (in RQ's forked work horse): say which worker took it, then push the result,
+    or the error (marked ``input`` when the request itself is bad: never retried)."""
+
+    from shogiban.children import die_with_parent
+
+    die_with_parent()  # a horse never outlives its worker, even after kill -9
+    _, _, push = _replies(payload, "run_think")
     push({"started": WORKER_NAME, "pid": os.getpid()})
     log.info("worker %s thinking for game %s", WORKER_NAME, payload.get("game_id") or "-")
     started = time.monotonic()
@@ -516,23 +525,9 @@ def run_analysis_job(payload: dict[str, Any]) -> dict[str, Any]:
     itself is refused: never retried)."""
     from dataclasses import asdict
 
-    from rq import get_current_job
-
     from shogiban.web import game_analysis
 
-    job = get_current_job()
-    if job is None:  # pragma: no cover - only RQ calls this
-        raise RuntimeError("run_analysis_job runs in an RQ worker")
-    connection = job.connection
-    reply_id = str(payload.get("reply", job.id))
-    reply = REPLY_PREFIX + reply_id
-
-    def push(message: dict[str, Any]) -> None:
-        with connection.pipeline() as pipe:
-            pipe.rpush(reply, json.dumps(message))
-            pipe.expire(reply, REPLY_TTL)
-            pipe.execute()
-
+    connection, reply_id, push = _replies(payload, "run_analysis_job")
     push({"started": WORKER_NAME, "pid": os.getpid()})
     log.info("worker %s analysing game %s", WORKER_NAME, payload.get("game_id") or "-")
     started = time.monotonic()

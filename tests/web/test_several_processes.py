@@ -96,6 +96,7 @@ def test_serve_refuses_to_start_without_its_redis(tmp_path: Path) -> None:
         start_server(tmp_path, "--redis", f"redis://127.0.0.1:{free_port()}/0")
 
 
+@pytest.mark.slow  # three server processes and a lease to expire: about 10 s
 def test_when_the_owner_of_a_game_dies_another_process_carries_on(tmp_path: Path) -> None:
     # kill -9 of the process that owns a computer game's clock and engine: another process takes
     # the game over (its lease expires in 3 s), every stored move kept, none played twice.
@@ -227,6 +228,7 @@ def _three_processes(tmp_path: Path) -> tuple[RedisServer, list[LiveServer]]:
     return redis, servers
 
 
+@pytest.mark.slow  # three server processes and a lease to expire: about 10 s
 def test_an_engine_turn_cut_by_kill_9_is_played_once_by_the_next_owner(tmp_path: Path) -> None:
     pytest.importorskip("redis", reason="needs the redis package (pip install shogiban[scale])")
     import os
@@ -259,6 +261,7 @@ def test_an_engine_turn_cut_by_kill_9_is_played_once_by_the_next_owner(tmp_path:
         redis.stop()
 
 
+@pytest.mark.slow  # three server processes and a lease to expire: about 10 s
 def test_a_flag_that_falls_while_its_owner_is_dead_is_called_once_by_the_next(tmp_path: Path) -> None:
     pytest.importorskip("redis", reason="needs the redis package (pip install shogiban[scale])")
     import os

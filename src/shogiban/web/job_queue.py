@@ -279,7 +279,72 @@ def discard_job(connection: Any, job_id: str) -> None:
         log.warning("could not discard job %s: %s", job_id, error)
 
 
-class QueuedEngines:
+class _JobQueueClient:
+    """What the web side of both job kinds shares: the Redis connections, the workers'
+    heartbeats, waiting for a job's reply, and discarding a job.
+
+    :param redis_url: ``redis://HOST:PORT/N``.
+    :param worker_timeout: seconds without a heartbeat after which a worker is dead.
+    :param default_queue: the queue :meth:`live_workers` asks about by default.
+    """
+
+    def __init__(self, redis_url: str, worker_timeout: float, default_queue: str) -> None:
+        import redis
+        import redis.asyncio
+
+        self.worker_timeout = worker_timeout
+        self.default_queue = default_queue
+        self._async: Any = redis.asyncio.Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=5)
+        self._sync: Any = redis.Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=5)
+
+    async def live_workers(self, queue: str | None = None) -> list[str]:
+        """Names of the workers taking jobs from *queue* whose heartbeat is recent."""
+        key = workers_key(queue or self.default_queue)
+        names = await self._async.zrangebyscore(key, time.time() - self.worker_timeout, "+inf")
+        return [name.decode() if isinstance(name, bytes) else str(name) for name in names]
+
+    async def _alive(self, name: str, queue: str) -> bool:
+        beat = await self._async.zscore(workers_key(queue), name)
+        return beat is not None and time.time() - float(beat) < self.worker_timeout
+
+    async def _next_reply(
+        self, reply: str, queue: str, worker: str | None, timeout: float, what: str = "job",
+    ) -> tuple[str | None, dict[str, Any] | None]:
+        """Wait up to *timeout* for the next message on *reply*: (the worker that took the job,
+        the job's last message, or None while it runs).
+
+        :raises WorkerLostError: the worker that took the job, or every worker while it waits,
+            stopped its heartbeat.
+        """
+        item = await self._async.blpop([reply], timeout=timeout)
+        if item is None:
+            if worker is not None and not await self._alive(worker, queue):
+                raise WorkerLostError(f"worker {worker} stopped its heartbeat")
+            if worker is None and not await self.live_workers(queue):
+                raise WorkerLostError(f"no worker is left to take the {what}")
+            return worker, None
+        message: dict[str, Any] = json.loads(item[1])
+        if "started" in message:
+            return str(message["started"]), None
+        return worker, message
+
+    def _discard(self, job_id: str) -> None:
+        discard_job(self._sync, job_id)
+
+    async def _close_connections(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._async.aclose()
+        self._sync.close()
+
+
+def _failure(message: dict[str, Any]) -> EngineError:
+    """The error a job's failure message (not a refused input) stands for."""
+    if message.get("code") == "engine_timeout":
+        return EngineTimeoutError(str(message["error"]))
+    return EngineTerminatedError(str(message["error"]))
+
+
+class QueuedEngines(_JobQueueClient):
     """Think through the job queue when a worker is alive, else in-process (see the module
     docstring).
 
@@ -291,29 +356,16 @@ class QueuedEngines:
 
     def __init__(self, local: Thinker, redis_url: str, *, max_queued: int = MAX_QUEUED,
                  worker_timeout: float = WORKER_TIMEOUT) -> None:
-        import redis
-        import redis.asyncio
         from rq import Queue
 
+        super().__init__(redis_url, worker_timeout, MOVES_QUEUE)
         self.local = local
         self.redis_url = redis_url
         self.max_queued = max_queued
-        self.worker_timeout = worker_timeout
-        self._async: Any = redis.asyncio.Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=5)
-        self._sync: Any = redis.Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=5)
         self._queues = {name: Queue(name, connection=self._sync) for name in QUEUES}
         self._cleanups: set[asyncio.Future[Any]] = set()
         self.queued_jobs = 0
         """Jobs this process sent to the queue (tests and the benchmark read it)."""
-
-    async def live_workers(self, queue: str = MOVES_QUEUE) -> list[str]:
-        """Names of the workers taking jobs from *queue* whose heartbeat is recent."""
-        names = await self._async.zrangebyscore(workers_key(queue), time.time() - self.worker_timeout, "+inf")
-        return [name.decode() if isinstance(name, bytes) else str(name) for name in names]
-
-    async def _alive(self, name: str, queue: str) -> bool:
-        beat = await self._async.zscore(workers_key(queue), name)
-        return beat is not None and time.time() - float(beat) < self.worker_timeout
 
     async def think(self, request: ThinkRequest) -> ThinkResult:
         """A move (or hint) from a worker, or in-process when none is alive.
@@ -362,25 +414,15 @@ class QueuedEngines:
                 left = deadline - time.time()
                 if left <= 0:
                     raise EngineTimeoutError(f"no answer from the job queue within {seconds + QUEUE_MARGIN:.1f} s")
-                item = await self._async.blpop([reply], timeout=min(POLL_SECONDS, left))
-                if item is None:
-                    if worker is not None and not await self._alive(worker, queue):
-                        raise WorkerLostError(f"worker {worker} stopped its heartbeat")
-                    if worker is None and not await self.live_workers(queue):
-                        raise WorkerLostError("no worker is left to take the job")
-                    continue
-                message = json.loads(item[1])
-                if "started" in message:
-                    worker = str(message["started"])
+                worker, message = await self._next_reply(reply, queue, worker, min(POLL_SECONDS, left))
+                if message is None:
                     continue
                 done = True
                 if "result" in message:
                     return result_from_dict(message["result"])
                 if message.get("input"):
                     raise EngineError(f"the job was refused: {message['error']}")
-                if message.get("code") == "engine_timeout":
-                    raise EngineTimeoutError(str(message["error"]))
-                raise EngineTerminatedError(str(message["error"]))
+                raise _failure(message)
         finally:
             if not done:  # lost, timed out or cancelled: it must not run on, nor stay listed
                 self._forget(asyncio.to_thread(self._discard, reply_id))
@@ -399,9 +441,6 @@ class QueuedEngines:
         self._cleanups.add(task)
         task.add_done_callback(self._cleanups.discard)
 
-    def _discard(self, job_id: str) -> None:
-        discard_job(self._sync, job_id)
-
     async def release(self, game_id: str) -> None:
         """Nothing is held per game in the queue; the local engines free theirs."""
         await self.local.release(game_id)
@@ -413,9 +452,7 @@ class QueuedEngines:
                 await asyncio.wait(set(self._cleanups), timeout=5)
             await self.local.close()
         finally:
-            with contextlib.suppress(Exception):
-                await self._async.aclose()
-            self._sync.close()
+            await self._close_connections()
 
 
 def queued_engines(local: Thinker, redis_url: str) -> Thinker:
@@ -558,7 +595,7 @@ class AnalysisRefusedError(EngineError):
         self.code = code
 
 
-class QueuedAnalyses:
+class QueuedAnalyses(_JobQueueClient):
     """The web side of analyses on the ``analysis`` queue: :class:`AnalysisService`'s remote
     runner.  :meth:`analyse` answers None when no worker takes the queue (or Redis does not
     answer): the service then runs the analysis in its own process, as without Redis.
@@ -568,25 +605,12 @@ class QueuedAnalyses:
     """
 
     def __init__(self, redis_url: str, *, worker_timeout: float = WORKER_TIMEOUT) -> None:
-        import redis
-        import redis.asyncio
         from rq import Queue
 
-        self.worker_timeout = worker_timeout
-        self._async: Any = redis.asyncio.Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=5)
-        self._sync: Any = redis.Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=5)
+        super().__init__(redis_url, worker_timeout, ANALYSIS_QUEUE)
         self._queue = Queue(ANALYSIS_QUEUE, connection=self._sync)
         self.queued_jobs = 0
         """Analyses this process sent to the queue (tests read it)."""
-
-    async def live_workers(self) -> list[str]:
-        """Names of the workers taking analyses whose heartbeat is recent."""
-        names = await self._async.zrangebyscore(workers_key(ANALYSIS_QUEUE), time.time() - self.worker_timeout, "+inf")
-        return [name.decode() if isinstance(name, bytes) else str(name) for name in names]
-
-    async def _alive(self, name: str) -> bool:
-        beat = await self._async.zscore(workers_key(ANALYSIS_QUEUE), name)
-        return beat is not None and time.time() - float(beat) < self.worker_timeout
 
     async def analyse(self, job: AnalysisJob, progress: Callable[[int, int], None], cancelled: Callable[[], bool],
                       poll_seconds: float) -> AnalysisOutcome | None:
@@ -640,42 +664,35 @@ class QueuedAnalyses:
                 left = deadline - time.time()
                 if left <= 0:
                     raise EngineTimeoutError(f"no analysis from the job queue within {seconds + QUEUE_MARGIN:.0f} s")
-                item = await self._async.blpop([reply], timeout=min(poll_seconds, left))
+                lost: WorkerLostError | None = None
+                try:
+                    worker, message = await self._next_reply(reply, ANALYSIS_QUEUE, worker, min(poll_seconds, left),
+                                                            "analysis")
+                except WorkerLostError as error:
+                    lost, message = error, None
+                # The progress the worker reported meanwhile, even from a worker just found lost.
                 reported = await self._async.hmget(key, "done", "total")
                 if reported[0] is not None and reported[1] is not None:
                     progress(int(reported[0]), int(reported[1]))
-                if item is None:
-                    if worker is not None and not await self._alive(worker):
-                        raise WorkerLostError(f"worker {worker} stopped its heartbeat")
-                    if worker is None and not await self.live_workers():
-                        raise WorkerLostError("no worker is left to take the analysis")
-                    continue
-                message = json.loads(item[1])
-                if "started" in message:
-                    worker = str(message["started"])
+                if lost is not None:
+                    raise lost
+                if message is None:
                     continue
                 done = True
                 if "result" in message:
                     return AnalysisOutcome(**message["result"])
                 if message.get("input"):
                     raise AnalysisRefusedError(f"the game was refused: {message['error']}", str(message["code"]))
-                if message.get("code") == "engine_timeout":
-                    raise EngineTimeoutError(str(message["error"]))
-                raise EngineTerminatedError(str(message["error"]))
+                raise _failure(message)
         finally:
             if not done:  # lost, timed out or the service closing: it must not run on, nor stay listed
                 await asyncio.to_thread(self._discard, reply_id)
             with contextlib.suppress(Exception):  # Redis gone: the keys expire by themselves
                 await self._async.delete(reply, key)
 
-    def _discard(self, job_id: str) -> None:
-        discard_job(self._sync, job_id)
-
     async def close(self) -> None:
         """Close the connections."""
-        with contextlib.suppress(Exception):
-            await self._async.aclose()
-        self._sync.close()
+        await self._close_connections()
 
 
 def queued_analyses(redis_url: str) -> QueuedAnalyses | None:

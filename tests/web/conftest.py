@@ -16,6 +16,7 @@ import pytest
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
 from starlette.testclient import TestClient, WebSocketTestSession  # noqa: E402
+from tests.web.live_server import RedisServer, start_redis  # noqa: E402
 
 from shogiban.web.app import create_app  # noqa: E402
 from shogiban.web.thinking import ThinkRequest, ThinkResult  # noqa: E402
@@ -168,3 +169,13 @@ def play(ws: WebSocketTestSession, usi: str, ply: int) -> dict[str, Any]:
         if message["type"] == "error" or (message["move"]["usi"] == usi and message["move"]["ply"] == ply + 1):
             return message
     raise AssertionError(f"no answer to {usi}")
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A private redis-server for the module's tests (start_redis: no saving, a free port)."""
+    server = start_redis(tmp_path_factory.mktemp("redis"))
+    try:
+        yield server
+    finally:
+        server.stop()

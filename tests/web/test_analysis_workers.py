@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 from tests.web.conftest import receive
-from tests.web.live_server import RedisServer, start_redis
+from tests.web.live_server import RedisServer
 from tests.web.test_game_analysis import MOVES, TINY, analysis_messages, finished_game, wait_status
 from tests.web.test_workers import Worker, start_worker
 
@@ -34,15 +34,6 @@ pytestmark = [
 
 #: A second a position: an analysis of :data:`MOVES` takes several seconds (time to cancel it).
 SLOW = Limit(time=1.0)
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    server = start_redis(tmp_path_factory.mktemp("redis"))
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")

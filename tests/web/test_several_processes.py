@@ -96,20 +96,30 @@ def test_serve_refuses_to_start_without_its_redis(tmp_path: Path) -> None:
         start_server(tmp_path, "--redis", f"redis://127.0.0.1:{free_port()}/0")
 
 
-@pytest.mark.slow  # three server processes and a lease to expire: about 10 s
-def test_when_the_owner_of_a_game_dies_another_process_carries_on(tmp_path: Path) -> None:
-    # kill -9 of the process that owns a computer game's clock and engine: another process takes
-    # the game over (its lease expires in 3 s), every stored move kept, none played twice.
-    pytest.importorskip("redis", reason="needs the redis package (pip install shogiban[scale])")
-    import os
-    import signal
-
+def _three_processes(tmp_path: Path) -> tuple[RedisServer, list[LiveServer]]:
     redis = start_redis(tmp_path)
     db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     servers: list[LiveServer] = []
     try:
         for name in ("owner", "second", "third"):
             servers.append(start_server(tmp_path, "--redis", redis.url, db=db, name=name))  # noqa: PERF401 - one by one
+    except BaseException:
+        for server in servers:
+            server.stop()
+        redis.stop()
+        raise
+    return redis, servers
+
+
+@pytest.mark.slow  # three server processes and a lease to expire: about 10 s
+def test_when_the_owner_of_a_game_dies_another_process_carries_on(tmp_path: Path) -> None:
+    # kill -9 of the process that owns a computer game's clock and engine: another process takes
+    # the game over (its lease expires in 3 s), every stored move kept, none played twice.
+    pytest.importorskip("redis", reason="needs the redis package (pip install shogiban[scale])")
+    import signal
+
+    redis, servers = _three_processes(tmp_path)
+    try:
         owner, second, _ = servers
         status, game, _ = owner.post_json("/api/games", json.dumps(
             {"mode": "computer", "level": 1, "color": "b", "time": {"main": 600, "byoyomi": 10}}))
@@ -211,21 +221,6 @@ def test_without_redis_moves_are_refused_and_play_resumes_when_it_returns(tmp_pa
             if server.process.poll() is None:
                 server.stop()
         redis.stop()
-
-
-def _three_processes(tmp_path: Path) -> tuple[RedisServer, list[LiveServer]]:
-    redis = start_redis(tmp_path)
-    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
-    servers: list[LiveServer] = []
-    try:
-        for name in ("owner", "second", "third"):
-            servers.append(start_server(tmp_path, "--redis", redis.url, db=db, name=name))  # noqa: PERF401 - one by one
-    except BaseException:
-        for server in servers:
-            server.stop()
-        redis.stop()
-        raise
-    return redis, servers
 
 
 @pytest.mark.slow  # three server processes and a lease to expire: about 10 s

@@ -210,3 +210,26 @@ class SwitchingProxy:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
         self.loop.close()
+
+
+def next_message(ws: Any, wanted: str, timeout: float = 15.0) -> dict[str, Any]:
+    """The next message of type *wanted* on the websocket client *ws* (others are skipped)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {wanted} message"
+        message: dict[str, Any] = json.loads(ws.recv(timeout=left))
+        if message.get("type") == wanted:
+            return message
+
+
+def until_ply(ws: Any, ply: int, timeout: float = 15.0) -> dict[str, Any]:
+    """The next message on *ws* whose position is at *ply* (others are skipped)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"ply {ply} never arrived"
+        message: dict[str, Any] = json.loads(ws.recv(timeout=left))
+        position = message.get("position")
+        if isinstance(position, dict) and position.get("ply") == ply:
+            return message

@@ -11,41 +11,19 @@ import json
 import os
 import shutil
 import signal
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.live_server import LiveServer, SwitchingProxy, start_redis, start_server
+from tests.web.live_server import LiveServer, SwitchingProxy, next_message, start_redis, start_server, until_ply
 from tests.web.test_browser import browser, create_game, new_page, play_by_clicking, wait_for_ply  # noqa: F401
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import connect
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.timeout(180),
     pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs Debian's redis-server"),
 ]
-
-
-def next_message(ws: ClientConnection, wanted: str, timeout: float = 20.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        left = deadline - time.monotonic()
-        assert left > 0, f"no {wanted} message"
-        message: dict[str, Any] = json.loads(ws.recv(timeout=left))
-        if message.get("type") == wanted:
-            return message
-
-
-def until_ply(ws: ClientConnection, ply: int, timeout: float = 20.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        left = deadline - time.monotonic()
-        assert left > 0, f"ply {ply} never arrived"
-        message: dict[str, Any] = json.loads(ws.recv(timeout=left))
-        position = message.get("position")
-        if isinstance(position, dict) and position.get("ply") == ply:
-            return message
 
 
 def test_the_page_reconnects_to_another_process_and_plays_on(browser: Any, tmp_path: Path) -> None:  # noqa: F811
@@ -67,10 +45,10 @@ def test_the_page_reconnects_to_another_process_and_plays_on(browser: Any, tmp_p
         friend = connect(f"{second.ws_base}/ws/games/{game['id']}", max_queue=None,
                          additional_headers={"Cookie": f"sb_{game['id']}={joined['token']}"})
         with friend:
-            until_ply(friend, 0)
+            until_ply(friend, 0, timeout=20)
             page.wait_for_selector(".status-line[data-kind='turn']")
             play_by_clicking(page, "7g7f", "b")
-            until_ply(friend, 1)
+            until_ply(friend, 1, timeout=20)
             friend.send(json.dumps({"type": "move", "usi": "3c3d", "ply": 1}))
             wait_for_ply(page, 2)
 
@@ -82,14 +60,14 @@ def test_the_page_reconnects_to_another_process_and_plays_on(browser: Any, tmp_p
             page.wait_for_selector(".connection-line", state="hidden", timeout=30000)  # by itself
             page.wait_for_selector(".status-line[data-kind='turn']")
             play_by_clicking(page, "2g2f", "b")
-            until_ply(friend, 3)
+            until_ply(friend, 3, timeout=20)
             friend.send(json.dumps({"type": "move", "usi": "8c8d", "ply": 3}))
             wait_for_ply(page, 4)
 
             # A message received twice changes nothing: the repeat is refused (no longer that
             # player's turn, and its ply is past).
             friend.send(json.dumps({"type": "move", "usi": "8c8d", "ply": 3}))
-            refused = next_message(friend, "error")
+            refused = next_message(friend, "error", timeout=20)
             assert refused["code"] in ("not_your_turn", "stale_ply"), refused
         status, state, _ = second.request("GET", f"/api/games/{game['id']}")
         assert status == 200

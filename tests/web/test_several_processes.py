@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.web.live_server import LiveServer, RedisServer, start_redis, start_server
-from websockets.sync.client import ClientConnection, connect
+from tests.web.live_server import LiveServer, RedisServer, next_message, start_redis, start_server, until_ply
+from websockets.sync.client import connect
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs Debian's redis-server")
 
@@ -38,17 +38,6 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServ
         for server in servers:
             server.stop()
         redis.stop()
-
-
-def until_ply(ws: ClientConnection, ply: int, timeout: float = 15.0) -> dict[str, object]:
-    deadline = time.monotonic() + timeout
-    while True:
-        left = deadline - time.monotonic()
-        assert left > 0, f"ply {ply} never arrived"
-        message: dict[str, object] = json.loads(ws.recv(timeout=left))
-        position = message.get("position")
-        if isinstance(position, dict) and position.get("ply") == ply:
-            return message
 
 
 def test_a_move_on_one_process_reaches_the_players_on_another(
@@ -155,16 +144,6 @@ def test_when_the_owner_of_a_game_dies_another_process_carries_on(tmp_path: Path
             if server.process.poll() is None:
                 server.stop()
         redis.stop()
-
-
-def next_error(ws: ClientConnection, timeout: float = 15.0) -> dict[str, object]:
-    deadline = time.monotonic() + timeout
-    while True:
-        left = deadline - time.monotonic()
-        assert left > 0, "no error message"
-        message: dict[str, object] = json.loads(ws.recv(timeout=left))
-        if message.get("type") == "error":
-            return message
 
 
 def test_without_redis_moves_are_refused_and_play_resumes_when_it_returns(tmp_path: Path) -> None:
@@ -317,7 +296,7 @@ def test_without_its_database_a_move_is_refused_and_play_resumes_when_it_returns
             until_ply(ws, 1)
             proxy.cut()  # the database is gone
             ws.send(json.dumps({"type": "move", "usi": "3c3d", "ply": 1}))
-            refused = next_error(ws, timeout=30)
+            refused = next_message(ws, "error", timeout=30)
             assert refused["code"] == "storage", refused
             proxy.target = real.port or 5432  # it is back
             deadline = time.monotonic() + 30

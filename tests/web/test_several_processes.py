@@ -4,6 +4,7 @@ ply is accepted once."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -85,19 +86,22 @@ def test_serve_refuses_to_start_without_its_redis(tmp_path: Path) -> None:
         start_server(tmp_path, "--redis", f"redis://127.0.0.1:{free_port()}/0")
 
 
-def _three_processes(tmp_path: Path) -> tuple[RedisServer, list[LiveServer]]:
+@contextlib.contextmanager
+def three_processes(tmp_path: Path) -> Iterator[list[LiveServer]]:
+    """Three ``shogiban serve`` processes (owner, second, third) on one Redis and one database,
+    all stopped at the end (those still running: a test may have killed one)."""
     redis = start_redis(tmp_path)
     db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     servers: list[LiveServer] = []
     try:
         for name in ("owner", "second", "third"):
             servers.append(start_server(tmp_path, "--redis", redis.url, db=db, name=name))  # noqa: PERF401 - one by one
-    except BaseException:
+        yield servers
+    finally:
         for server in servers:
-            server.stop()
+            if server.process.poll() is None:
+                server.stop()
         redis.stop()
-        raise
-    return redis, servers
 
 
 @pytest.mark.slow  # three server processes and a lease to expire: about 10 s
@@ -107,8 +111,7 @@ def test_when_the_owner_of_a_game_dies_another_process_carries_on(tmp_path: Path
     pytest.importorskip("redis", reason="needs the redis package (pip install shogiban[scale])")
     import signal
 
-    redis, servers = _three_processes(tmp_path)
-    try:
+    with three_processes(tmp_path) as servers:
         owner, second, _ = servers
         status, game, _ = owner.post_json("/api/games", json.dumps(
             {"mode": "computer", "level": 1, "color": "b", "time": {"main": 600, "byoyomi": 10}}))
@@ -139,11 +142,6 @@ def test_when_the_owner_of_a_game_dies_another_process_carries_on(tmp_path: Path
         assert usis[2] == "2g2f"
         taken = [server for server in servers[1:] if "taken over by this process" in server.log_text()]
         assert len(taken) == 1  # exactly one process took the game over
-    finally:
-        for server in servers:
-            if server.process.poll() is None:
-                server.stop()
-        redis.stop()
 
 
 def test_without_redis_moves_are_refused_and_play_resumes_when_it_returns(tmp_path: Path) -> None:
@@ -208,8 +206,7 @@ def test_an_engine_turn_cut_by_kill_9_is_played_once_by_the_next_owner(tmp_path:
     import os
     import signal
 
-    redis, servers = _three_processes(tmp_path)
-    try:
+    with three_processes(tmp_path) as servers:
         owner, second, _ = servers
         status, game, _ = owner.post_json("/api/games", json.dumps(
             {"mode": "computer", "level": 8, "color": "b", "time": {"main": 0, "byoyomi": 4}}))
@@ -228,11 +225,6 @@ def test_an_engine_turn_cut_by_kill_9_is_played_once_by_the_next_owner(tmp_path:
         status, state, _ = second.request("GET", f"/api/games/{game['id']}")
         assert len(state["moves"]) == 2  # played once: not twice, not never
         assert state["outcome"] is None
-    finally:
-        for server in servers:
-            if server.process.poll() is None:
-                server.stop()
-        redis.stop()
 
 
 @pytest.mark.slow  # three server processes and a lease to expire: about 10 s
@@ -241,8 +233,7 @@ def test_a_flag_that_falls_while_its_owner_is_dead_is_called_once_by_the_next(tm
     import os
     import signal
 
-    redis, servers = _three_processes(tmp_path)
-    try:
+    with three_processes(tmp_path) as servers:
         owner, second, _ = servers
         status, game, _ = owner.post_json("/api/games", json.dumps(
             {"mode": "computer", "level": 1, "color": "b", "time": {"main": 2}}))
@@ -266,11 +257,6 @@ def test_a_flag_that_falls_while_its_owner_is_dead_is_called_once_by_the_next(tm
         assert state["outcome"]["termination"] == "time_forfeit"
         called = [server for server in servers[1:] if "taken over by this process" in server.log_text()]
         assert len(called) == 1
-    finally:
-        for server in servers:
-            if server.process.poll() is None:
-                server.stop()
-        redis.stop()
 
 
 def test_without_its_database_a_move_is_refused_and_play_resumes_when_it_returns(tmp_path: Path) -> None:

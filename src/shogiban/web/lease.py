@@ -90,19 +90,6 @@ class RedisLeases:
             return None
         return int(token) or None
 
-    async def renew(self, game_id: str) -> bool:
-        """Keep the lease, and note when (on this process's wall clock, the game clocks' time
-        line); False when it was lost (expired and taken, or Redis is unreachable)."""
-        keys = [self._keys(game_id)[0], self._renewed_key(game_id)]
-        try:
-            kept = await asyncio.wait_for(
-                self._renew(keys=keys, args=[self.origin, self.milliseconds, repr(time.time()), _RENEWED_MILLISECONDS]),
-                REDIS_SECONDS)
-        except Exception as error:
-            log.warning("game %s: cannot renew its lease (Redis: %s)", game_id, error, extra={"game": game_id})
-            return False
-        return bool(kept)
-
     async def renew_all(self, game_ids: Sequence[str]) -> set[str]:
         """Renew the leases of *game_ids* in one round trip (an owner of hundreds of games must
         not spend a lease's length renewing them one by one); returns the ids whose lease was
@@ -144,17 +131,6 @@ class RedisLeases:
             return None if value is None else float(value)
         except Exception:  # unknown: the caller assumes the worst case
             return None
-
-    async def owned_elsewhere(self, game_id: str) -> bool:
-        """Whether another process holds *game_id*'s lease now (True when Redis does not answer:
-        then nobody should take it)."""
-        try:
-            holder = await asyncio.wait_for(self.client.get(self._keys(game_id)[0]), REDIS_SECONDS)
-        except Exception:
-            return True
-        if holder is None:
-            return False
-        return bool(holder != self.origin.encode() and holder != self.origin)
 
     async def release(self, game_id: str) -> None:
         """Give the lease up (the game is over, or this process stops)."""

@@ -164,16 +164,8 @@ class Leases(Protocol):
         """Become or stay the owner: a fencing token, or None."""
         ...  # pragma: no cover - protocol
 
-    async def renew(self, game_id: str) -> bool:
-        """Keep the lease; False if lost."""
-        ...  # pragma: no cover - protocol
-
     async def release(self, game_id: str) -> None:
         """Give the lease up."""
-        ...  # pragma: no cover - protocol
-
-    async def owned_elsewhere(self, game_id: str) -> bool:
-        """Whether another process holds the lease now."""
         ...  # pragma: no cover - protocol
 
     async def last_renewed(self, game_id: str) -> float | None:

@@ -22,6 +22,8 @@ from shogiban.game import (
     Resign,
     TimeControl,
     apply,
+    choose_in_time,
+    evolve,
 )
 from shogiban.game.players import EnginePlayer, QueuedPlayer, decision_from_error, decision_from_result
 from shogiban.move import Move as BoardMove
@@ -111,3 +113,40 @@ def test_the_builtin_engine_plays_through_the_protocol() -> None:
     decision = asyncio.run(scenario())
     assert isinstance(decision, PlayMove)
     assert Board().is_legal(BoardMove.from_usi(decision.usi))
+
+
+def test_a_queued_persons_sender_hears_whether_its_decision_was_taken() -> None:
+    async def scenario() -> tuple[object, ...]:
+        person = QueuedPlayer("me")
+        applied = person.submit(PlayMove("7g7f"))
+        refused = person.submit(PlayMove("7g7e"))
+        left = person.submit(PlayMove("2g2f"))
+        assert await person.choose(GameState.new()) == PlayMove("7g7f")
+        person.settle(None)
+        assert await person.choose(GameState.new()) == PlayMove("7g7e")
+        person.settle(ValueError("illegal"))
+        person.withdraw(LookupError("the game ended"))  # never taken: refused too
+        results = await asyncio.gather(applied, refused, left, return_exceptions=True)
+        return tuple(type(r).__name__ if isinstance(r, Exception) else r for r in results)
+
+    assert asyncio.run(scenario()) == (None, "ValueError", "LookupError")
+
+
+def test_the_running_clock_is_every_players_deadline() -> None:
+    async def scenario() -> tuple[object, object, object]:
+        loop = asyncio.get_running_loop()
+        clocked = GameState.new(clock=Clock(TimeControl.of(0.05)))
+        clocked = evolve(clocked, clock=clocked.clock.start(Color.BLACK, loop.time()))
+        silent = QueuedPlayer("silent")
+        flagged = await choose_in_time(silent, clocked, loop.time)
+        answering = QueuedPlayer("quick")
+        answering.submit(PlayMove("7g7f"))
+        in_time = await choose_in_time(answering, clocked, loop.time)
+        # Without a running clock a player may take as long as it likes.
+        waiting = asyncio.ensure_future(choose_in_time(silent, GameState.new(), loop.time))
+        await asyncio.sleep(0.1)
+        untimed = waiting.done()
+        waiting.cancel()
+        return flagged, in_time, untimed
+
+    assert asyncio.run(scenario()) == (FlagFall(), PlayMove("7g7f"), False)

@@ -46,6 +46,7 @@ from shogiban.game.players import (
     Player,
     QueuedPlayer,
     adjudicate,
+    choose_in_time,
     decision_from_error,
     decision_from_result,
 )
@@ -92,6 +93,7 @@ __all__ = [
     "allowed",
     "apply",
     "check",
+    "choose_in_time",
     "clock_limit",
     "decision_from_error",
     "decision_from_result",

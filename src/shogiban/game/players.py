@@ -1,11 +1,14 @@
 """One player protocol for every front end: ``async choose(state) -> Decision``.
 
 An engine (the built-in one or any USI engine, through :class:`shogiban.engines.Engine`) and a
-human (fed by the terminal or the browser through :meth:`QueuedPlayer.submit`) answer alike: with
-the action the front end applies.  An engine's troubles become actions too, the same way for
-every front end (:func:`decision_from_error`): a crash is :class:`EngineFailure` (that side loses:
-ABANDONED, the other side winning), no answer in time is :class:`FlagFall` when a clock runs,
-and an unreadable or illegal move is returned as sent, for the front end to apply with
+person (typing at the terminal: ``play.human.HumanPlayer``; in a browser: :class:`QueuedPlayer`,
+fed by the web room) answer alike: with the action the front end applies.  A running clock is
+every player's deadline (:func:`choose_in_time`: :class:`FlagFall` when it runs out first).
+
+An engine's troubles become actions too, the same way for every front end
+(:func:`decision_from_error`): a crash is :class:`EngineFailure` (that side loses: ABANDONED,
+the other side winning), no answer in time is :class:`FlagFall` when a clock runs, and an
+unreadable or illegal move is returned as sent, for the front end to apply with
 :func:`adjudicate` (in tournament mode: a foul that loses, naming the move and why).
 
 A person's decision is applied as it is (:func:`~shogiban.game.apply` refuses what the rules
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol, TypeAlias
 
 from shogiban.engines import Engine, PlayResult
@@ -115,21 +119,69 @@ class EnginePlayer:
 
 
 class QueuedPlayer:
-    """A human whose decisions arrive from outside (terminal input, a browser's messages)."""
+    """A person whose decisions arrive from outside (a browser's messages): :meth:`submit` hands
+    one over and gives the sender a future, which the front end answers (:meth:`settle`) once it
+    has applied the decision or refused it; :meth:`choose` takes the next one."""
 
     def __init__(self, name: str = "") -> None:
         self.name = name
-        self._queue: asyncio.Queue[Decision] = asyncio.Queue()
+        self._queue: asyncio.Queue[_Submission] = asyncio.Queue()
+        self._taken: _Submission | None = None
 
-    def submit(self, decision: Decision) -> None:
-        """Hand over the human's next decision."""
-        self._queue.put_nowait(decision)
+    def submit(self, decision: Decision) -> asyncio.Future[None]:
+        """Hand over the person's next decision; the future is answered when it is applied (or
+        raises the front end's refusal)."""
+        submission = _Submission(decision, asyncio.get_running_loop().create_future())
+        self._queue.put_nowait(submission)
+        return submission.answer
 
     async def choose(self, state: GameState) -> Decision:
-        """Wait for the next submitted decision."""
-        return await self._queue.get()
+        """Wait for the next submitted decision (the front end settles the one taken before)."""
+        self._taken = await self._queue.get()
+        return self._taken.decision
+
+    def settle(self, error: BaseException | None = None) -> None:
+        """Answer the sender of the decision :meth:`choose` returned last: applied (*error*
+        None) or refused with *error*."""
+        taken, self._taken = self._taken, None
+        if taken is None or taken.answer.done():
+            return  # nothing taken, or its sender stopped waiting
+        if error is None:
+            taken.answer.set_result(None)
+        else:
+            taken.answer.set_exception(error)
+
+
+    def withdraw(self, error: BaseException) -> None:
+        """Refuse with *error* every decision submitted and not taken (the game ended, or this
+        front end no longer runs the person's turn)."""
+        while not self._queue.empty():
+            submission = self._queue.get_nowait()
+            if not submission.answer.done():
+                submission.answer.set_exception(error)
+
+
+@dataclass(frozen=True)
+class _Submission:
+    decision: Decision
+    answer: asyncio.Future[None]
+
+
+async def choose_in_time(player: Player, state: GameState, now: Callable[[], float]) -> Decision:
+    """*player*'s decision for *state*, or :class:`FlagFall` when the side's clock runs out first
+    (*now* is the clock's time line): the deadline every player gets when a clock runs."""
+    deadline = state.clock.deadline() if state.clock.control.enabled else None
+    if deadline is None:
+        return await player.choose(state)
+    try:
+        # A hair past the deadline, so that the clock reads as run out when the flag is applied.
+        async with asyncio.timeout(max(0.0, deadline - now()) + 0.005):
+            return await player.choose(state)
+    except TimeoutError:
+        return FlagFall()
 
 
 __all__ = [
-    "Decision", "EnginePlayer", "Player", "QueuedPlayer", "adjudicate", "decision_from_error", "decision_from_result",
+    "Decision", "EnginePlayer", "Player", "QueuedPlayer", "adjudicate", "choose_in_time", "decision_from_error",
+    "decision_from_result",
 ]

@@ -5,7 +5,9 @@ The game itself is :mod:`shogiban.game`'s: the room turns requests into actions,
 whether they are allowed, computes the next state, stores it, and only then makes it the room's
 and broadcasts it (write, then swap): a client that sees a move knows it is on disk.  Refused
 requests raise :class:`RoomError` (a :class:`ValueError` with a stable ``code``) and change
-nothing.
+nothing.  Each side decides on the core's one player protocol (``game.Player``): the game's
+owner process runs the side to move's turn, a computer's search or a browser person's
+:class:`~shogiban.game.QueuedPlayer` fed by their requests, with the clock as the deadline.
 
 Downtime: the server notes every few seconds that it is alive.  After a restart each running clock
 is charged up to that last sign of life and restarted: time while the server was down counts for
@@ -285,11 +287,14 @@ class GameRoom:
         self.subscribers: set[Subscriber] = set()
         self._announcing: set[asyncio.Task[None]] = set()
         self.owner = services.leases is None
-        """This process carries out the game's flag fall and computer turn (see :meth:`claim`)."""
+        """This process runs the side to move's turn (a computer's search, a person's decision
+        handed to their player, the clock's deadline): see :meth:`claim` and :meth:`_start_turn`."""
         self.thinking = False
-        self._engine_task: asyncio.Task[None] | None = None
+        self._turn_task: asyncio.Task[None] | None = None
+        """The side to move deciding, in the owner's process (see :meth:`_start_turn`)."""
+        self._people: dict[Color, game.QueuedPlayer] = {}
+        """The browser person of each human seat, as the game core's player."""
         self._hint_task: asyncio.Task[None] | None = None
-        self._flag_handle: asyncio.TimerHandle | None = None
         self._cache = _Cache()
 
     # -- the game state ----------------------------------------------------------------------------
@@ -584,12 +589,10 @@ class GameRoom:
         except StaleGameError as error:
             # Another process stored this ply first: nothing was written here.
             log.warning("%s", error, extra={"game": self.id})
-            self._schedule_flag()
             raise RoomError("stale_ply", "another move was played meanwhile: please reload the game") from error
         except SQLAlchemyError as error:
             # Not stored, not done: the room keeps the state the database has.
             log.error("game %s: cannot store %r: %s", self.id, action, error, extra={"game": self.id})
-            self._schedule_flag()
             raise RoomError("storage", "the change could not be saved: please try again") from error
         taken = next((e.count for e in events if isinstance(e, game.MovesTakenBack)), 0)
         if taken:
@@ -603,11 +606,7 @@ class GameRoom:
         self._announce()
         self._cancel_stale_searches()
         self.thinking = False
-        if following.over:
-            self._cancel_flag()
-        else:
-            self._schedule_flag()
-            self._start_engine_if_needed()
+        self._start_turn()
         if entry is not None:
             self._broadcast_move(entry)
         else:
@@ -687,25 +686,16 @@ class GameRoom:
         self.generation += 1
         self._cancel_stale_searches()
         self.thinking = False
-        if self.state.over:
-            self._cancel_flag()
-        else:
-            self._schedule_flag()
-            self._start_engine_if_needed()
+        self._start_turn()
         self.broadcast_state()
 
     def _cancel_stale_searches(self) -> None:
         """The position changed: a computer move or hint still asked for is no longer wanted, and
         leaves the engines' queue (a search already running ends at its limit, unheard)."""
         current = asyncio.current_task()
-        for task in (self._engine_task, self._hint_task):
+        for task in (self._turn_task, self._hint_task):
             if task is not None and task is not current and not task.done():
                 task.cancel()
-
-    def _cancel_flag(self) -> None:
-        if self._flag_handle is not None:
-            self._flag_handle.cancel()
-            self._flag_handle = None
 
     async def _act_in_time(self, action: game.Action) -> None:
         """Apply a player's move or declaration; one made after the time ran out loses on time."""
@@ -733,7 +723,11 @@ class GameRoom:
             self._refuse(role, action)
             if not usi or not isinstance(usi, str):
                 raise InvalidMoveError(f"invalid move: {usi!r}")
-            await self._act_in_time(action)
+            answer = self._hand_over(action)
+            if answer is None:
+                await self._act_in_time(action)
+        if answer is not None:
+            await answer
 
     async def resign(self, role: Role) -> None:
         """Resign for *role* (the side to move when one client plays both sides); a game still
@@ -770,7 +764,11 @@ class GameRoom:
             action = game.Declare(ply=ply)
             await self._catch_up(role, action)
             self._refuse(role, action)
-            await self._act_in_time(action)
+            answer = self._hand_over(action)
+            if answer is None:
+                await self._act_in_time(action)
+        if answer is not None:
+            await answer
 
     async def impasse(self, role: Role, ply: int) -> None:
         """Propose, or agree to, ending the game by the 24-point count (持将棋) once both kings have
@@ -858,27 +856,11 @@ class GameRoom:
             self.state = following
             self.generation += 1
             self._announce()
-            self._schedule_flag()
+            self._start_turn()
             self.broadcast_state()
             return color, new_token
 
     # -- clock -----------------------------------------------------------------------------------
-
-    def _schedule_flag(self) -> None:
-        self._cancel_flag()
-        if not self.owner:
-            return  # the owner's process watches this clock
-        deadline = self.state.clock.deadline()
-        if deadline is None or self.state.status is not Status.PLAYING:
-            return
-        delay = max(0.0, deadline - self.services.now()) + 0.005
-        loop = asyncio.get_running_loop()
-        self._flag_handle = loop.call_later(delay, lambda: loop.create_task(self._on_flag()))
-
-    async def _on_flag(self) -> None:
-        async with self.lock:
-            if not await self._flag_if_needed():
-                self._schedule_flag()
 
     async def _flag_if_needed(self) -> bool:
         """End the game if the running side is out of time; True if the game is over by time now."""
@@ -889,26 +871,89 @@ class GameRoom:
 
     # -- engines ---------------------------------------------------------------------------------
 
-    def _player(self, color: Color) -> ThinkingPlayer:
-        """The computer side *color* on the game core's player protocol."""
+    def _player(self, color: Color) -> game.Player:
+        """Side *color* on the game core's one player protocol: a computer over the server's
+        thinking service, or the browser person whose decisions this process receives."""
         seat = self.seats[color]
+        if not seat.is_engine:
+            return self._people.setdefault(color, game.QueuedPlayer(seat.name or ""))
         thinker = self.services.usi if seat.kind == "usi" else self.services.engines
         name = (getattr(thinker, "name", None) or "the USI engine") if seat.kind == "usi" else "the built-in engine"
         return ThinkingPlayer(thinker, game_id=self.id, level=seat.level or 1, name=name, now=self.services.now)
 
-    def _start_engine_if_needed(self) -> None:
+    def _start_turn(self) -> None:
+        """In the owner's process: ask the side to move for its decision, with its clock as the
+        deadline (:func:`shogiban.game.choose_in_time`), and apply it (:meth:`_turn`).  This is
+        also what ends a game on time: the deadline's :class:`~shogiban.game.FlagFall`."""
+        current = asyncio.current_task()
+        if self._turn_task is not None and self._turn_task is not current and not self._turn_task.done():
+            self._turn_task.cancel()
+        self._turn_task = None
         if self.state.status is not Status.PLAYING or not self.owner:
+            self._withdraw_handed_over()
             return
-        if not self.seats[self.state.turn].is_engine:
-            return
-        self.thinking = True
-        self._engine_task = asyncio.create_task(
-            self._engine_move(self._player(self.state.turn), self.state, self.generation))
+        color = self.state.turn
+        self.thinking = self.seats[color].is_engine
+        self._turn_task = asyncio.create_task(self._turn(color, self.state, self.generation))
 
-    async def _engine_move(self, player: game.Player, state: GameState, generation: int) -> None:
-        """Ask *player* for its decision on *state* and apply it, unless the game moved on
-        meanwhile (a stale search is cancelled by :meth:`_cancel_stale_searches`)."""
-        decision = await player.choose(state)
+    def _withdraw_handed_over(self) -> None:
+        """No turn runs here any more: what people handed over and was not taken is refused."""
+        for player in self._people.values():
+            player.withdraw(RoomError("stale_ply", "the game changed meanwhile: please reload the game"))
+
+    def _hand_over(self, action: game.PlayMove | game.Declare) -> asyncio.Future[None] | None:
+        """Give a person's move or declaration (already checked) to their player when this
+        process runs their turn; the future is answered once it is applied or refused.  None when
+        this process does not (the game's owner is another process, or no turn runs): the
+        request is applied where it arrived."""
+        task = self._turn_task
+        if task is None or task.done() or not self.owner:
+            return None
+        player = self._people.get(self.state.turn)
+        return player.submit(action) if player is not None else None
+
+    async def _turn(self, color: Color, state: GameState, generation: int) -> None:
+        """*color* decides on *state*; its decision is applied unless the game moved on meanwhile
+        (a stale turn is cancelled by :meth:`_cancel_stale_searches`).  A person's refused
+        decision is answered to its sender, and the person decides again."""
+        player = self._player(color)
+        while True:
+            decision = await game.choose_in_time(player, state, self.services.now)
+            if not isinstance(player, game.QueuedPlayer):
+                await self._computer_decided(decision, generation)
+                return
+            try:
+                async with self.lock:
+                    if generation != self.generation:
+                        raise RoomError("stale_ply", "another move was played meanwhile: please reload the game")
+                    await self._person_decided(decision, color)
+            except (ShogibanError, ValueError) as error:
+                player.settle(error)
+                if generation != self.generation or self.state.status is not Status.PLAYING:
+                    return
+                if isinstance(decision, game.FlagFall):  # not stored: the store or Redis is away
+                    await asyncio.sleep(ENGINE_RETRY_SECONDS)
+                continue
+            except BaseException:
+                player.settle(RoomError("stale_ply", "another move was played meanwhile: please reload the game"))
+                raise
+            player.settle(None)
+            if generation == self.generation and self.state.status is Status.PLAYING:
+                continue  # a flag that had not quite fallen: wait for the rest of the time
+            return
+
+    async def _person_decided(self, decision: game.Decision, color: Color) -> None:
+        """Apply a browser person's *decision* (the lock held), as :meth:`play` applies it."""
+        if isinstance(decision, game.FlagFall):
+            await self._flag_if_needed()
+            return
+        if await self._flag_if_needed():
+            raise RoomError("game_over", "the game is over: time ran out")
+        self._refuse(game.Role.of(color), decision)
+        await self._act_in_time(decision)
+
+    async def _computer_decided(self, decision: game.Decision, generation: int) -> None:
+        """Apply a computer's *decision* as the rules adjudicate an engine (a foul loses)."""
         if isinstance(decision, game.EngineFailure):
             log.warning("game %s: %s", self.id, decision.detail, extra={"game": self.id})
         async with self.lock:
@@ -928,11 +973,11 @@ class GameRoom:
                 # Not stored (the database or Redis is away): think again in a moment.
                 log.warning("game %s: the computer's move was not stored (%s); thinking again", self.id, error.code,
                             extra={"game": self.id})
-                asyncio.get_running_loop().call_later(ENGINE_RETRY_SECONDS, self._retry_engine, self.generation)
+                asyncio.get_running_loop().call_later(ENGINE_RETRY_SECONDS, self._retry_turn, self.generation)
 
-    def _retry_engine(self, generation: int) -> None:
-        if generation == self.generation and not self.thinking:
-            self._start_engine_if_needed()
+    def _retry_turn(self, generation: int) -> None:
+        if generation == self.generation and (self._turn_task is None or self._turn_task.done()):
+            self._start_turn()
 
     def free_engine_downtime(self, last_alive: float) -> None:
         """After a take-over: a computer whose turn runs could not think while its game had no
@@ -948,9 +993,8 @@ class GameRoom:
         self.state = game.evolve(self.state, clock=clock.pause(last_alive).resume(now))
 
     def activate(self) -> None:
-        """After loading: arm the clock and let an engine move if it is its turn."""
-        self._schedule_flag()
-        self._start_engine_if_needed()
+        """After loading: the side to move decides (an engine thinks), with its clock as the deadline."""
+        self._start_turn()
 
     @property
     def needs_owner(self) -> bool:
@@ -973,8 +1017,8 @@ class GameRoom:
     def disown(self) -> None:
         """The lease was lost: stop watching the clock and thinking for this game."""
         self.owner = False
-        self._cancel_flag()
         self._cancel_stale_searches()
+        self._withdraw_handed_over()
         self.thinking = False
 
     async def check_time(self) -> None:
@@ -983,12 +1027,11 @@ class GameRoom:
             await self._flag_if_needed()
 
     def close(self) -> None:
-        """Stop timers and tasks (server shutdown)."""
-        if self._flag_handle is not None:
-            self._flag_handle.cancel()
-        for task in (self._engine_task, self._hint_task):
+        """Stop the room's tasks (server shutdown)."""
+        for task in (self._turn_task, self._hint_task):
             if task is not None:
                 task.cancel()
+        self._withdraw_handed_over()
 
 
 class RoomManager:

@@ -307,13 +307,13 @@ export async function mount(root) {
   // -- the request, its progress, cancelling -----------------------------------------------------
   function renderStatus() {
     const state = status ? status.status : null;
-    if (state === "done") {
-      statusCard.hidden = true;
-      return;
-    }
-    statusCard.hidden = false;
+    statusCard.hidden = state === "done";
     const parts = [];
-    if (state === "queued" || state === "running") {
+    if (state === "done") {
+      // Nothing to ask for: the result is on the page.
+    } else if (!state) {
+      parts.push(h("p", { class: "muted", text: t("ui.status.loading") }));
+    } else if (state === "queued" || state === "running") {
       const text = state === "queued" && !status.done ? t("ui.analysis.queued")
         : t("ui.analysis.progress", { done: status.done, total: status.total });
       parts.push(h("p", { class: "status-line", id: "analysis-progress", text }),

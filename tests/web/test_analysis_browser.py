@@ -171,7 +171,8 @@ def test_an_unknown_game_shows_the_error_page(server: str, browser: Any) -> None
     context = browser.new_context(locale="en-US")
     page = context.new_page()
     answer = page.goto(f"{server}/games/nosuchgame/analysis")
-    assert answer is not None and answer.status == 404
+    assert answer is not None
+    assert answer.status == 404
     expect(page.locator("body")).to_have_attribute("data-error", "unknown_game")
     context.close()
 
@@ -189,7 +190,8 @@ def test_on_a_phone_the_graph_is_below_the_board(server: str, browser: Any) -> N
     expect(graph).to_be_visible()
     board = page.locator("#board").bounding_box()
     shown = graph.bounding_box()
-    assert board is not None and shown is not None
+    assert board is not None
+    assert shown is not None
     assert shown["y"] >= board["y"] + board["height"]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "analysis-phone-ja.png"), full_page=True)

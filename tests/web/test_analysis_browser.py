@@ -5,6 +5,7 @@ again at once after a reload (issue 24)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 import threading
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.test_game_analysis import GATE, gated_analysis
 
 from shogiban import Board
 from shogiban.engines.limit import Limit
@@ -33,18 +35,15 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
 MOVES = ("7g7f", "3c3d", "8h2b+", "3a2b", "2g2f", "8c8d")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app in a uvicorn thread, analysing at depth 1 (a few positions a second)."""
+def serve(database: Path, settings: AnalysisSettings) -> Iterator[str]:
+    """The app in a uvicorn thread with these analysis *settings*, until the generator closes."""
     uvicorn = pytest.importorskip("uvicorn")
     from shogiban.web.app import create_app
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    database = tmp_path_factory.mktemp("analysis") / "games.sqlite3"
-    app = create_app(database_url=f"sqlite:///{database}", engines=None, heartbeat=3600.0,
-                     analysis=AnalysisSettings(limit=Limit(depth=1), poll_seconds=0.05))
+    app = create_app(database_url=f"sqlite:///{database}", engines=None, heartbeat=3600.0, analysis=settings)
     instance = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
@@ -56,6 +55,31 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     instance.should_exit = True
     thread.join(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The server analysing at depth 1 (a few positions a second)."""
+    database = tmp_path_factory.mktemp("analysis") / "games.sqlite3"
+    yield from serve(database, AnalysisSettings(limit=Limit(depth=1), poll_seconds=0.05))
+
+
+@pytest.fixture(scope="module")
+def gated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A server whose analyses wait for a gate file (``gated_analysis``), and that file."""
+    folder = tmp_path_factory.mktemp("gated")
+    gate = folder / "gate"
+    before = os.environ.get(GATE)
+    os.environ[GATE] = str(gate)  # the analysis worker, spawned later, reads it
+    try:
+        settings = AnalysisSettings(limit=Limit(depth=1), poll_seconds=0.05, run=gated_analysis)
+        for base in serve(folder / "games.sqlite3", settings):
+            yield base, gate
+    finally:
+        if before is None:
+            os.environ.pop(GATE, None)
+        else:
+            os.environ[GATE] = before
 
 
 @pytest.fixture(scope="module")
@@ -195,4 +219,29 @@ def test_on_a_phone_the_graph_is_below_the_board(server: str, browser: Any) -> N
     assert shown["y"] >= board["y"] + board["height"]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "analysis-phone-ja.png"), full_page=True)
+    context.close()
+
+
+def test_progress_is_shown_and_the_analysis_can_be_cancelled(gated_server: tuple[str, Path], browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    base, gate = gated_server
+    game_id = finished_game(base)
+    total = len(MOVES) + 1
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    page.goto(f"{base}/games/{game_id}/analysis")
+    page.locator("#request-analysis").click()
+    # The worker runs but waits at the gate: positions done / total, and a Cancel button.
+    progress = page.locator("#analysis-progress")
+    expect(progress).to_have_text(translate("ui.analysis.progress", "en", done=0, total=total))
+    page.locator("#cancel-analysis").click()
+    expect(page.locator("#analysis-status")).to_contain_text(translate("ui.analysis.cancelled", "en"))
+    expect(page.locator("#cancel-analysis")).to_have_count(0)
+    # Asked again with the gate open, it runs to its end.
+    gate.touch()
+    page.locator("#request-analysis").click()
+    expect(page.locator("#analysis-graph")).to_be_visible()
+    expect(page.locator("#analysis-moves li[data-ply]")).to_have_count(total)
     context.close()

@@ -307,11 +307,13 @@ export async function mount(root) {
   // -- the request, its progress, cancelling -----------------------------------------------------
   function renderStatus() {
     const state = status ? status.status : null;
-    statusCard.hidden = state === "done";
+    statusCard.hidden = state === "done"; // nothing to ask for: the result is on the page
     const parts = [];
     if (state === "done") {
-      // Nothing to ask for: the result is on the page.
-    } else if (!state) {
+      fill(statusCard);
+      return;
+    }
+    if (!state) {
       parts.push(h("p", { class: "muted", text: t("ui.status.loading") }));
     } else if (state === "queued" || state === "running") {
       const text = state === "queued" && !status.done ? t("ui.analysis.queued")

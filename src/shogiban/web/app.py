@@ -24,6 +24,8 @@ server is busy or its storage fails):
 * ``POST /api/records`` -- read a record (raw file body, or JSON ``{"text"}``) into the viewer's tree.
 * ``POST /api/records/export?format=kif`` -- convert a record (same body) for download.
 * ``WS   /ws/games/{id}`` -- play and watch; see :mod:`shogiban.web.messages`.
+* ``GET  /games/{id}/analysis`` -- the page reviewing a finished game's analysis
+  (``static/js/pages/analysis.js``).
 
 Every route is a :class:`~shogiban.web.routing.CheckedRoute`: its parameters and body are
 declared in :mod:`shogiban.web.schema` and checked before the handler runs.  Records are read and
@@ -349,6 +351,12 @@ def create_app(
             data["invite"] = invite
         return render_shell(request, page="game", title_key="ui.game.title", data=data, show_learn=bool(learn_routes))
 
+    async def page_analysis(request: Request, checked: Checked) -> Response:
+        game_id: str = checked.params["game_id"]
+        await known_room(game_id)  # an unknown game: the 404 error page
+        return render_shell(request, page="analysis", title_key="ui.analysis.title", data={"game_id": game_id},
+                            show_learn=bool(learn_routes))
+
     async def healthz(request: Request, checked: Checked) -> Response:
         """The process is alive and answering (for a load balancer's liveness probe)."""
         return JSONResponse({"status": "ok"})
@@ -537,6 +545,7 @@ def create_app(
         CheckedRoute("/", page_home, page=True),
         CheckedRoute("/record", page_record, page=True),
         CheckedRoute("/game/{game_id}", page_game, params={"game_id": GAME_ID}, query=GAME_PAGE_QUERY, page=True),
+        CheckedRoute("/games/{game_id}/analysis", page_analysis, params={"game_id": GAME_ID}, page=True),
         CheckedRoute("/api/config", api_config),
         CheckedRoute("/healthz", healthz),
         CheckedRoute("/readyz", readyz),

@@ -1,5 +1,5 @@
 // Entry point of every page: the language switcher, then the page's own module
-// (<body data-page="play|game|record">).
+// (<body data-page="play|game|record|editor|analysis">).
 
 import { currentLanguage, LANGUAGES, ready, setLanguage, translateDom } from "./i18n.js";
 import "./notation.js"; // wires the header's notation menu
@@ -9,6 +9,7 @@ const PAGES = {
   game: () => import("./pages/game.js"),
   record: () => import("./pages/record.js"),
   editor: () => import("./pages/editor.js"),
+  analysis: () => import("./pages/analysis.js"),
 };
 
 async function main() {

@@ -304,6 +304,7 @@ export async function mount(root) {
       h("div", { class: "row wrap center" },
         h("a", { class: "btn primary", href: "/", text: t("ui.game.new_game") }),
         h("a", { class: "btn", href: `/record?game=${encodeURIComponent(gameId)}`, text: t("ui.game.view_record") }),
+        h("a", { class: "btn", id: "analyse-link", href: `/games/${encodeURIComponent(gameId)}/analysis`, text: t("ui.analysis.open") }),
         h("a", { class: "btn", href: `/api/games/${gameId}/record.kif`, download: "", text: t("ui.game.download_kif") }),
         h("button", { class: "btn ghost", value: "close", text: t("ui.game.close") }))));
     if (typeof dialog.showModal === "function" && !dialog.open) dialog.showModal();

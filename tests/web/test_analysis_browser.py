@@ -1,0 +1,247 @@
+"""The analysis page in a real browser (Debian's chromium through Playwright): a finished game's
+analysis is requested, followed to its end, reviewed through the graph and the keyboard, and seen
+again at once after a reload (issue 24)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import threading
+import time
+import urllib.request
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.web.test_game_analysis import GATE, gated_analysis
+
+from shogiban import Board
+from shogiban.engines.limit import Limit
+from shogiban.i18n import translate
+from shogiban.notation.forms import move_forms
+from shogiban.web.game_analysis import AnalysisSettings
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+warnings.filterwarnings("ignore", message=".*httpx2.*")
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+MOVES = ("7g7f", "3c3d", "8h2b+", "3a2b", "2g2f", "8c8d")
+
+
+def serve(database: Path, settings: AnalysisSettings) -> Iterator[str]:
+    """The app in a uvicorn thread with these analysis *settings*, until the generator closes."""
+    uvicorn = pytest.importorskip("uvicorn")
+    from shogiban.web.app import create_app
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = create_app(database_url=f"sqlite:///{database}", engines=None, heartbeat=3600.0, analysis=settings)
+    instance = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not instance.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the web server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    instance.should_exit = True
+    thread.join(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The server analysing at depth 1 (a few positions a second)."""
+    database = tmp_path_factory.mktemp("analysis") / "games.sqlite3"
+    yield from serve(database, AnalysisSettings(limit=Limit(depth=1), poll_seconds=0.05))
+
+
+@pytest.fixture(scope="module")
+def gated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A server whose analyses wait for a gate file (``gated_analysis``), and that file."""
+    folder = tmp_path_factory.mktemp("gated")
+    gate = folder / "gate"
+    before = os.environ.get(GATE)
+    os.environ[GATE] = str(gate)  # the analysis worker, spawned later, reads it
+    try:
+        settings = AnalysisSettings(limit=Limit(depth=1), poll_seconds=0.05, run=gated_analysis)
+        for base in serve(folder / "games.sqlite3", settings):
+            yield base, gate
+    finally:
+        if before is None:
+            os.environ.pop(GATE, None)
+        else:
+            os.environ[GATE] = before
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian chromium is not installed at /usr/bin/chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        yield instance
+        instance.close()
+
+
+def finished_game(base: str) -> str:
+    """A local game of a few moves, resigned (over HTTP and the websocket, as a browser would)."""
+    from websockets.sync.client import connect
+
+    request = urllib.request.Request(f"{base}/api/games", data=json.dumps({"mode": "local"}).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        game = json.loads(answer.read())
+    with connect(base.replace("http", "ws", 1) + f"/ws/games/{game['id']}", open_timeout=30) as ws:
+        ws.send(json.dumps({"type": "hello", "token": game["token"]}))
+        for ply, usi in enumerate(MOVES):
+            ws.send(json.dumps({"type": "move", "usi": usi, "ply": ply}))
+        ws.send(json.dumps({"type": "resign"}))
+        deadline = time.monotonic() + 30
+        while True:
+            message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+            assert message["type"] != "error", message
+            if message.get("outcome"):
+                break
+    game_id: str = game["id"]
+    return game_id
+
+
+def test_request_follow_and_review_an_analysis(server: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    game_id = finished_game(server)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/games/{game_id}/analysis")
+    view = page.locator("#analysis-view")
+
+    request = page.locator("#request-analysis")
+    expect(request).to_be_visible()
+    request.click()
+    graph = page.locator("#analysis-graph")
+    expect(graph).to_be_visible()  # done: the graph replaces the request and its progress
+    expect(request).to_have_count(0)
+    last = len(MOVES)
+    expect(view).to_have_attribute("data-ply", str(last))
+    expect(page.locator("#analysis-moves li[data-ply]")).to_have_count(last + 1)
+    expect(page.locator("#analysis-accuracy li")).to_have_count(2)
+    expect(page.locator("#analysis-engine")).to_contain_text("depth 1")
+    expect(graph).to_have_attribute("aria-label", re.compile(r"\w"))
+    # Each move the analysis labels has its label on the list and a dot on the graph.
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}/analysis", timeout=30) as answer:
+        result = json.loads(answer.read())["result"]
+    labelled = [p["ply"] for p in result["positions"] if p.get("label")]
+    expect(page.locator("#analysis-moves li[data-ply] .label-badge")).to_have_count(
+        len(labelled) + sum(1 for p in result["positions"] if p.get("missed_mate")))
+    expect(graph.locator(".graph-dot")).to_have_count(len(labelled))
+    for ply in labelled:
+        expect(page.locator(f'#analysis-moves li[data-ply="{ply}"]')).to_have_attribute("data-label", re.compile(r"\w"))
+
+    # A click on the graph's second point (ply 2) jumps there: the list, the counter and the
+    # announcement follow, and the board shows an arrow for the best move.
+    box = graph.bounding_box()
+    assert box is not None
+    x = box["x"] + (8 + 2 * (600 - 16) / last) * box["width"] / 600
+    page.mouse.click(x, box["y"] + box["height"] / 2)
+    expect(view).to_have_attribute("data-ply", "2")
+    expect(page.locator('#analysis-moves li[data-ply="2"]')).to_have_class(re.compile(r"\bcurrent\b"))
+    expect(page.locator("#analysis-live")).to_contain_text("Move 2")
+    expect(page.locator("#board .sb-arrows line, #board .sb-arrows path")).not_to_have_count(0)
+    # The best move and its line in the chosen notation (western on an English page), as the
+    # server writes them.
+    position = result["positions"][2]
+    board = Board(position["sfen"] + " 1")
+    best = board.parse_usi(position["best_move"])
+    expect(page.locator("#best-move")).to_have_text(
+        translate("ui.analysis.best_move", "en", move=move_forms(board, best)["western"]))
+    expect(page.locator("#best-line")).to_contain_text(move_forms(board, best)["western"])
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "analysis-en.png"), full_page=True)
+
+    page.keyboard.press("ArrowLeft")
+    expect(view).to_have_attribute("data-ply", "1")
+    expect(page.locator("#analysis-live")).to_contain_text("Move 1")
+    page.keyboard.press("End")
+    expect(view).to_have_attribute("data-ply", str(last))
+    page.keyboard.press("Home")
+    expect(view).to_have_attribute("data-ply", "0")
+
+    # Stored with the game: a reload shows it at once, with no request button.
+    page.reload()
+    expect(graph).to_be_visible()
+    expect(page.locator("#request-analysis")).to_have_count(0)
+    expect(page.locator("#analysis-moves li[data-ply]")).to_have_count(last + 1)
+    assert errors == []
+    context.close()
+
+
+def test_an_unknown_game_shows_the_error_page(server: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    answer = page.goto(f"{server}/games/nosuchgame/analysis")
+    assert answer is not None
+    assert answer.status == 404
+    expect(page.locator("body")).to_have_attribute("data-error", "unknown_game")
+    context.close()
+
+
+def test_on_a_phone_the_graph_is_below_the_board(server: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    game_id = finished_game(server)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ja-JP")
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    page.goto(f"{server}/games/{game_id}/analysis")
+    page.locator("#request-analysis").click()
+    graph = page.locator("#analysis-graph")
+    expect(graph).to_be_visible()
+    board = page.locator("#board").bounding_box()
+    shown = graph.bounding_box()
+    assert board is not None
+    assert shown is not None
+    assert shown["y"] >= board["y"] + board["height"]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "analysis-phone-ja.png"), full_page=True)
+    context.close()
+
+
+def test_progress_is_shown_and_the_analysis_can_be_cancelled(gated_server: tuple[str, Path], browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    base, gate = gated_server
+    game_id = finished_game(base)
+    total = len(MOVES) + 1
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    page.goto(f"{base}/games/{game_id}/analysis")
+    page.locator("#request-analysis").click()
+    # The worker runs but waits at the gate: positions done / total, and a Cancel button.
+    progress = page.locator("#analysis-progress")
+    expect(progress).to_have_text(translate("ui.analysis.progress", "en", done=0, total=total))
+    page.locator("#cancel-analysis").click()
+    expect(page.locator("#analysis-status")).to_contain_text(translate("ui.analysis.cancelled", "en"))
+    expect(page.locator("#cancel-analysis")).to_have_count(0)
+    # Asked again with the gate open, it runs to its end.
+    gate.touch()
+    page.locator("#request-analysis").click()
+    expect(page.locator("#analysis-graph")).to_be_visible()
+    expect(page.locator("#analysis-moves li[data-ply]")).to_have_count(total)
+    context.close()

@@ -8,6 +8,12 @@ validated and stored).  Engine replies are not counted: they are the engine's th
 
     python benchmarks/bench_web_load.py                  # 100 games, 60 s
     python benchmarks/bench_web_load.py --games 20 --seconds 20
+    python benchmarks/bench_web_load.py --analyses 10    # while 10 whole-game analyses are asked for
+
+With ``--analyses N``, N finished games (random legal moves, then a resignation) are made first
+and their whole-game analyses requested just before the humans start: the server analyses one
+at a time in its own lowest-priority process and queues the rest, so the figure shows what the
+analyses cost the moves of the games being played.  The analyses' progress is printed at the end.
 
 Prints the command, the number of acknowledged moves and the median, 95th and 99th percentiles.
 """
@@ -153,6 +159,57 @@ async def run_load(
     return latencies, sum(player.errors for player in players), engine_replies
 
 
+async def finished_game(client: httpx.AsyncClient, url: str, number: int, plies: int, rng: random.Random) -> str:
+    """A local game of *plies* random legal moves, then resigned; its id."""
+    me = {"x-forwarded-for": f"10.2.{number // 250}.{number % 250 + 1}"}
+    answer = (await client.post("/api/games", json={"mode": "local"}, headers=me)).json()
+    client.cookies.clear()
+    cookie = {"Cookie": f"sb_{answer['id']}={answer['token']}"}
+    async with websockets.connect(f"{url.replace('http', 'ws')}/ws/games/{answer['id']}", max_size=2**22,
+                                  additional_headers=cookie) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": answer["token"]}))
+        position: dict[str, Any] | None = None
+        while True:
+            message = json.loads(await ws.recv())
+            if message["type"] == "move" or (message["type"] == "state" and message["you"] is not None):
+                position = message["position"]
+            else:
+                continue
+            assert position is not None
+            usi = pick_move(position, rng) if position["ply"] < plies else None
+            if usi is None:
+                await ws.send(json.dumps({"type": "resign"}))
+                while json.loads(await ws.recv()).get("outcome") is None:
+                    pass
+                return str(answer["id"])
+            await ws.send(json.dumps({"type": "move", "usi": usi, "ply": position["ply"]}))
+
+
+async def analysis_progress(url: str, game_ids: list[str]) -> tuple[int, int, int]:
+    """(finished analyses, positions analysed, positions asked for) of *game_ids*."""
+    finished = done = total = 0
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        for game_id in game_ids:
+            answer = (await client.get(f"/api/games/{game_id}/analysis")).json()
+            finished += answer.get("status") == "done"
+            done += answer.get("done") or 0
+            total += answer.get("total") or 0
+    return finished, done, total
+
+
+async def request_analyses(url: str, count: int, plies: int, seed: int) -> list[str]:
+    """Make *count* finished games and ask for their analyses; their ids."""
+    rng = random.Random(seed)
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        game_ids = [await finished_game(client, url, number, plies, rng) for number in range(count)]
+        for number, game_id in enumerate(game_ids):
+            asked = await client.post(f"/api/games/{game_id}/analysis",
+                                      headers={"x-forwarded-for": f"10.3.0.{number + 1}"})
+            if asked.status_code not in (200, 202):
+                raise SystemExit(f"analysis of {game_id} refused: {asked.status_code} {asked.text}")
+    return game_ids
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
@@ -167,6 +224,9 @@ def main() -> int:
                         help="human thinking time range, seconds (default 0.5 2.0)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", help="use a running server instead of starting one")
+    parser.add_argument("--analyses", type=int, default=0,
+                        help="whole-game analyses asked for while the games are played (default 0)")
+    parser.add_argument("--analysis-plies", type=int, default=80, help="moves of each analysed game (default 80)")
     args = parser.parse_args()
     print("command:", shlex.join([sys.executable, *sys.argv]))
     server = None
@@ -185,12 +245,18 @@ def main() -> int:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.1)
+        analysed: list[str] = []
+        progress = (0, 0, 0)
         try:
+            if args.analyses:
+                analysed = asyncio.run(request_analyses(url, args.analyses, args.analysis_plies, args.seed))
             started = time.monotonic()
             latencies, errors, replies = asyncio.run(
                 run_load(url, args.games, args.seconds, tuple(args.think), args.seed)
             )
             elapsed = time.monotonic() - started
+            if analysed:
+                progress = asyncio.run(analysis_progress(url, analysed))
         finally:
             if server is not None:
                 server.terminate()
@@ -203,6 +269,9 @@ def main() -> int:
           f"{len(ms)} human moves acknowledged, {errors} errors")
     print(f"acknowledgment latency: median {statistics.median(ms):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms, "
           f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms")
+    if analysed:
+        print(f"whole-game analyses asked for: {len(analysed)} ({args.analysis_plies} moves each); by the end "
+              f"{progress[0]} finished, {progress[1]} of {progress[2]} positions analysed")
     if replies:
         print(f"level-1 engine replies: {len(replies)}, median {1000 * statistics.median(replies):.0f} ms, "
               f"p95 {1000 * percentile(replies, 0.95):.0f} ms (engine thinking and queueing, not counted above)")

@@ -19,6 +19,7 @@ def test_help_lists_the_options(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("argv", [
     ["serve", "--port", "0"], ["serve", "--port", "70000"], ["serve", "--port", "http"], ["serve", "--workers", "0"],
+    ["serve", "--analysis-depth", "0"], ["serve", "--analysis-depth", "13"], ["serve", "--analysis-depth", "deep"],
 ])
 def test_bad_options_are_refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as done:
@@ -42,3 +43,24 @@ def test_serve_starts_uvicorn_with_the_app(monkeypatch: pytest.MonkeyPatch, tmp_
     assert seen["port"] == 8123
     assert seen["ws_max_size"] <= 64 * 1024  # uvicorn's default takes 16 MB frames
     assert "http://localhost:8123/" in capsys.readouterr().out
+
+
+def test_the_analysis_depth_is_the_servers_setting(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import uvicorn
+
+    import shogiban.web.app as web_app
+
+    given: dict = {}
+    real = web_app.create_app
+
+    def recording(**options):  # type: ignore[no-untyped-def]
+        given.update(options)
+        return real(**options)
+
+    monkeypatch.setattr(web_app, "create_app", recording)
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
+    url = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    assert main(["serve", "--db", url, "--analysis-depth", "3"]) == 0
+    assert given["analysis"].limit.depth == 3
+    assert main(["serve", "--db", url]) == 0
+    assert given["analysis"] is None  # the service's default (depth 6)

@@ -23,6 +23,17 @@ def _workers(text: str) -> int:
     return int(text)
 
 
+#: The deepest per-position search a server may set for whole-game analysis (depth 12 already
+#: takes seconds a position for the pure-Python engine).
+MAX_ANALYSIS_DEPTH = 12
+
+
+def _analysis_depth(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_ANALYSIS_DEPTH:
+        raise argparse.ArgumentTypeError(f"invalid analysis depth: {text!r} (1 to {MAX_ANALYSIS_DEPTH})")
+    return int(text)
+
+
 def add_parser(sub: Any) -> None:
     """Register the command."""
     p = sub.add_parser(
@@ -46,6 +57,8 @@ def add_parser(sub: Any) -> None:
                    help="redis://HOST:PORT/N: run as one of several web processes on one database (PostgreSQL); "
                         "each tells the others of every change through Redis (needs `pip install shogiban[scale]`)")
     p.add_argument("--workers", type=_workers, default=None, help="built-in engine processes (default: CPU count - 1)")
+    p.add_argument("--analysis-depth", type=_analysis_depth, default=None, metavar="N",
+                   help="search depth per position of a whole-game analysis (default: 6; at most 12)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="logging detail")
     p.add_argument("--log-format", default="text", choices=["text", "json"],
                    help="log lines as text, or as JSON objects (time, level, logger, message, game) for a collector")
@@ -104,7 +117,14 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"shogiban serve: error: {problem}", file=sys.stderr)
         return 1
-    app = create_app(database_url=url, engine_command=args.engine, workers=args.workers, redis_url=args.redis)
+    analysis = None
+    if args.analysis_depth is not None:
+        from shogiban.engines.limit import Limit
+        from shogiban.web.game_analysis import AnalysisSettings
+
+        analysis = AnalysisSettings(limit=Limit(depth=args.analysis_depth))
+    app = create_app(database_url=url, engine_command=args.engine, workers=args.workers, redis_url=args.redis,
+                     analysis=analysis)
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     print(f"shogiban: http://{shown}:{args.port}/  (database: {_shown(url)})", flush=True)
     # Websocket frames past this are refused by uvicorn itself (default 16 MB); messages are tiny.

@@ -357,7 +357,9 @@ def test_switch_language_is_remembered(browser: Any, server: Server) -> None:
     page.context.close()
 
 
-def test_the_record_viewer_does_not_count_the_result_as_a_move(browser: Any, server: Server, tmp_path: Path) -> None:
+def test_the_record_viewer_counter_agrees_with_the_move_list(browser: Any, server: Server, tmp_path: Path) -> None:
+    # Issue 26: the counter said "3 / 3" on both the last move and the 投了 entry, which the list
+    # numbers 4 (as KIF does): the counter now shows the number the list shows.
     kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n"
     kif += "   4 投了\n"
     path = tmp_path / "resigned.kif"
@@ -367,10 +369,15 @@ def test_the_record_viewer_does_not_count_the_result_as_a_move(browser: Any, ser
     page.set_input_files("#record-file", str(path))
     page.wait_for_selector(".record-moves li[data-index]")
     page.click("#next-button")
-    assert page.locator(".step-count").inner_text() == "Move 1 / 3"
-    page.click("#last-button")  # the result entry: still the third move of three
-    assert page.locator(".record-moves li.current").get_attribute("class") == "result-entry current"
-    assert page.locator(".step-count").inner_text() == "Move 3 / 3"
+    expect = playwright_api.expect
+    expect(page.locator(".step-count")).to_have_text("Move 1 / 4")
+    page.click("#last-button")
+    expect(page.locator(".record-moves li.current")).to_have_class("result-entry current")
+    expect(page.locator(".record-moves li.current .ply")).to_have_text("4")
+    expect(page.locator(".step-count")).to_have_text("Move 4 / 4")
+    page.click("#prev-button")
+    expect(page.locator(".record-moves li.current .ply")).to_have_text("3")
+    expect(page.locator(".step-count")).to_have_text("Move 3 / 4")
     page.context.close()
 
 

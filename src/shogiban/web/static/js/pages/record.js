@@ -191,11 +191,10 @@ export async function mount(root) {
     renderNav();
   }
 
-  // The result entry (投了, 詰み ...) is not a move: it shows the last move's number, and the
-  // total counts the moves of the line only (KIF numbers the result line, 44 投了 after 43 moves).
+  // The counter says what the list says: each entry's own number, the result entry (投了,
+  // 詰み ...) included, as KIF numbers it (44 投了 after 43 moves), out of the line's last number.
   function plyCount(node) {
-    const moveOf = (entry) => (entry.usi === null && entry.result && entry.parent !== null ? tree.nodes[entry.parent] : entry);
-    return { n: moveOf(node).ply, total: moveOf(tree.nodes[line[line.length - 1]]).ply };
+    return { n: node.ply, total: tree.nodes[line[line.length - 1]].ply };
   }
 
   function renderNav() {

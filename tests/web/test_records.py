@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
+from starlette.testclient import TestClient
+from tests.web.conftest import new_game
 
 from shogiban import Board, Move
 from shogiban.kifu import Game, read_game
@@ -90,3 +93,22 @@ def test_read_upload_shift_jis_kif() -> None:
     text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n"
     game = read_upload(text.encode("cp932"))
     assert [m.usi() for m in game.mainline_moves()] == ["7g7f", "3c3d"]
+
+
+@pytest.mark.parametrize(("body", "lines"), [
+    ({"mode": "local"}, ["先手：先手", "後手：後手"]),
+    ({"mode": "local", "handicap": "角落ち"}, ["下手：下手", "上手：上手"]),
+])
+def test_a_nameless_player_is_called_by_the_side_never_left_empty(client: TestClient, body: dict[str, str],
+                                                                  lines: list[str]) -> None:
+    # Issue 26: the KIF of a game had an empty 先手： line for a human player, and the record
+    # viewer an empty row.
+    game = new_game(client, **body)
+    text = client.get(f"/api/games/{game['id']}/record.kif").content.decode("cp932")
+    for line in lines:
+        assert f"\n{line}\n" in text
+    assert not re.search(r"^(先手|後手|下手|上手)：$", text, re.MULTILINE)
+    csa = client.get(f"/api/games/{game['id']}/record.csa").content.decode("cp932")
+    assert not re.search(r"^N[+-]$", csa, re.MULTILINE)
+    tree = records.game_tree(read_game(text.encode("utf-8")))
+    assert all(tree["headers"][key] for key in ("先手", "後手", "下手", "上手") if key in tree["headers"])

@@ -20,6 +20,7 @@ from shogiban.board import Board
 from shogiban.errors import KifuParseError, ShogibanError
 from shogiban.game.timecontrol import TimeControl
 from shogiban.handicaps import handicap_of_sfen
+from shogiban.i18n import translate
 from shogiban.pieces import Color
 from shogiban.web.schema import MAX_RECORD_BYTES, RECORD_FORMATS, excerpt, shorten
 
@@ -117,6 +118,12 @@ def _player_name(room: GameRoom, color: Color) -> str | None:
     return seat.name
 
 
+def _side_word(key: str) -> str:
+    """The catalogue's Japanese word for the side a header *key* (先手, 後手, 下手, 上手) names."""
+    side = {"先手": "sente", "後手": "gote", "下手": "shitate", "上手": "uwate"}[key]
+    return translate(f"side.{side}", "ja")
+
+
 @dataclass(frozen=True, slots=True)
 class RoomRecord:
     """What a room's record needs, copied from the room on the event loop (a few flat lists, so
@@ -159,9 +166,10 @@ def room_record(room: GameRoom) -> RoomRecord:
     # 持ち時間 and 秒読み as every record writer words them (shogiban.kifu.timecontrol).
     headers.update(kif_time_headers(_time_control(room.clock.control)))
     for color, key in ((Color.BLACK, "下手" if giver else "先手"), (Color.WHITE, "上手" if giver else "後手")):
-        # Both sides' lines always (Kifu for Windows and ShogiHome write them, empty for a
-        # nameless player), so a reader never mistakes a one-line record for a handicap game.
-        headers[key] = _player_name(room, color) or ""
+        # Both sides' lines always, so a reader never mistakes a one-line record for a handicap
+        # game; a nameless player is called by the side's word (a record's headers are
+        # Japanese, as its 先手/下手 keys are), never left empty.
+        headers[key] = _player_name(room, color) or _side_word(key)
     outcome = room.outcome
     illegal = board.illegal_move
     return RoomRecord(

@@ -221,7 +221,9 @@ export async function mount(root) {
     }
     fill(solved,
       h("p", { id: "editor-solve-result", text: t("ui.editor.solve_mate", { n: solution.length }) }),
-      h("ol", { class: "editor-line" }, solution.steps.map((step) => h("li", {},
+      // Each step's number beside its move: a flex list would draw its markers over the moves.
+      h("ol", { class: "editor-line" }, solution.steps.map((step, index) => h("li", { class: "solution-step" },
+        h("span", { class: "step-number", text: `${index + 1}.` }),
         h("button", { type: "button", class: "chip", text: moveText(step), onclick: () => board.setPosition({ sfen: step.sfen, lastMove: step.usi }) })))));
   }
 

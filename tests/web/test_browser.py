@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -599,6 +600,49 @@ def test_the_position_editor_explains_nifu_and_starts_a_game(browser: Any, serve
     page.wait_for_url("**/game/**")
     game_id = page.url.rsplit("/", 1)[1].split("?")[0]
     assert api_state(page, server.url, game_id)["position"]["sfen"] == "4k4/9/9/9/9/4P4/9/9/4K4 b G 1"
+    page.context.close()
+
+
+LANCE_HANDICAP = "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+
+
+def test_the_editor_keeps_the_chosen_start_and_says_the_sfen_was_copied(browser: Any, server: Server) -> None:
+    # Issue 26: the "Start from…" choice snapped back to its placeholder, and "Copy SFEN" said
+    # "Link copied".
+    expect = playwright_api.expect
+    page = new_page(browser, "en")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    page.goto(server.url + "/editor")
+    page.wait_for_selector("#editor-ok")
+    checked = page.locator("#editor-ok").element_handle()
+    page.select_option("#editor-start", LANCE_HANDICAP)
+    page.wait_for_function("el => !el.isConnected", arg=checked)  # the new position's verdict is in
+    expect(page.locator("#editor-start")).to_have_value(LANCE_HANDICAP)
+    expect(page.locator("#editor-start option:checked")).to_have_text("Lance")
+    page.click("#editor-copy-sfen")
+    expect(page.locator("#toast")).to_have_text("SFEN copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == LANCE_HANDICAP
+    page.click("#editor-box [data-piece='P']")  # an edit: no choice gives this board any more
+    page.mouse.click(*square_point(page, "5e", host="#editor-board"))
+    expect(page.locator("#editor-start")).to_have_value("")
+    page.mouse.click(*square_point(page, "5e", host="#editor-board"))
+    expect(page.locator("#editor-start")).to_have_value(LANCE_HANDICAP)
+    page.context.close()
+
+
+def test_the_editor_numbers_the_mate_beside_each_move(browser: Any, server: Server) -> None:
+    # Issue 26: the list's own numbers ran into the moves ("G*5b2. ..."): each step has its number.
+    expect = playwright_api.expect
+    page = new_page(browser, "en")
+    page.goto(server.url + "/editor?sfen=" + urllib.parse.quote("4k4/9/4P4/9/9/9/9/9/4K4 b G 1"))
+    page.wait_for_selector("#editor-ok")
+    page.click("#editor-solve")
+    steps = page.locator("#editor-solution li")
+    expect(steps).to_have_count(1)
+    expect(steps.locator(".step-number")).to_have_text("1.")
+    assert steps.evaluate("li => getComputedStyle(li).listStyleType") == "none"
+    number, move = steps.locator(".step-number").bounding_box(), steps.locator("button").bounding_box()
+    assert number["x"] + number["width"] <= move["x"]
     page.context.close()
 
 

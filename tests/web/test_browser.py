@@ -630,6 +630,21 @@ def test_the_editor_keeps_the_chosen_start_and_says_the_sfen_was_copied(browser:
     page.context.close()
 
 
+def test_a_gote_to_move_position_from_the_editor_says_who_moves_first(browser: Any, server: Server) -> None:
+    # Issue 26: after the editor's "Against the computer" with gote to move, the home page read
+    # "Sente: moves first" and "Continuing from a record, after move 0".
+    expect = playwright_api.expect
+    page = new_page(browser, "en")
+    page.goto(server.url + "/editor?sfen=" + urllib.parse.quote(LANCE_HANDICAP))
+    page.wait_for_selector("#editor-ok")
+    page.click("#editor-play-computer")
+    page.wait_for_url(server.url + "/")
+    expect(page.locator("#setup-banner")).to_have_text("Starting from a set-up position.")
+    expect(page.locator("label[for='color-w'] small")).to_have_text("moves first")
+    expect(page.locator("label[for='color-b'] small")).to_have_text("moves second")
+    page.context.close()
+
+
 def test_the_editor_numbers_the_mate_beside_each_move(browser: Any, server: Server) -> None:
     # Issue 26: the list's own numbers ran into the moves ("G*5b2. ..."): each step has its number.
     expect = playwright_api.expect

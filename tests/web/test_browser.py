@@ -369,8 +369,10 @@ def test_the_record_viewer_counter_agrees_with_the_move_list(browser: Any, serve
     page.goto(server.url + "/record")
     page.set_input_files("#record-file", str(path))
     page.wait_for_selector(".record-moves li[data-index]")
-    page.click("#next-button")
     expect = playwright_api.expect
+    # The handicap in English, not "Handicap 平手".
+    expect(page.locator(".record-info dt:has-text('Handicap') + dd")).to_have_text("Even game (平手)")
+    page.click("#next-button")
     expect(page.locator(".step-count")).to_have_text("Move 1 / 4")
     page.click("#last-button")
     expect(page.locator(".record-moves li.current")).to_have_class("result-entry current")

@@ -112,3 +112,13 @@ def test_a_nameless_player_is_called_by_the_side_never_left_empty(client: TestCl
     assert not re.search(r"^N[+-]$", csa, re.MULTILINE)
     tree = records.game_tree(read_game(text.encode("utf-8")))
     assert all(tree["headers"][key] for key in ("先手", "後手", "下手", "上手") if key in tree["headers"])
+
+
+@pytest.mark.parametrize(("text", "english"), [
+    ("手合割：平手\n手数----指手--\n   1 ７六歩(77)\n", "even"),
+    ("手合割：右香落ち\n手数----指手--\n   1 ３四歩(33)\n", "right lance"),
+    ("position startpos moves 7g7f", "even"),
+])
+def test_the_tree_names_the_handicap_for_the_viewer_to_translate(text: str, english: str) -> None:
+    # Issue 26: the viewer showed "Handicap 平手" in English: it gets the catalogue's name.
+    assert game_tree(read_upload(text.encode("utf-8")))["handicap_english"] == english

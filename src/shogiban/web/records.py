@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from shogiban.board import Board
 from shogiban.errors import KifuParseError, ShogibanError
 from shogiban.game.timecontrol import TimeControl
-from shogiban.handicaps import handicap_of_sfen
+from shogiban.handicaps import Handicap, find_handicap, handicap_of_sfen
 from shogiban.i18n import translate
 from shogiban.pieces import Color
 from shogiban.web.schema import MAX_RECORD_BYTES, RECORD_FORMATS, excerpt, shorten
@@ -362,6 +362,17 @@ def _result_fields(node: GameNode) -> dict[str, Any]:
     }
 
 
+def _handicap_english(named: str | None, started: Handicap | None) -> str | None:
+    """The English name (the catalogue's ``ui.handicap.<name>``) of the record's 手合割 header,
+    else of the handicap its start position is, so the viewer can say it in any language."""
+    if named:
+        try:
+            return find_handicap(named).english
+        except ValueError:
+            return None
+    return started.english if started is not None else None
+
+
 def game_tree(game: Game, *, max_nodes: int | None = None) -> dict[str, Any]:
     """The record as the viewer's JSON: headers, errors and a flat list of nodes, each with its
     position (``sfen``), move (``usi``, KI2 ``label``), ``comment``, ``parent`` and ``children``
@@ -424,6 +435,7 @@ def game_tree(game: Game, *, max_nodes: int | None = None) -> dict[str, Any]:
         "headers": headers,
         "start_sfen": game.root.start_sfen(),
         "handicap": handicap.japanese if handicap and not handicap.is_even else None,
+        "handicap_english": _handicap_english(headers.get("手合割"), handicap),
         "nodes": nodes,
         "errors": [shorten(str(e)) for e in game.errors[:MAX_LISTED_ERRORS]],
     }

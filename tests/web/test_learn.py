@@ -296,12 +296,3 @@ def test_without_a_language_the_visitor_s_language_is_used(client: TestClient) -
     assert chosen.json()["title"] == i18n.translate("lessons.pawn.title", "zh-hans")
     english = client.get("/api/learn/lessons/pawn?lang=en", headers={"accept-language": "ja"})
     assert english.json()["title"] == i18n.translate("lessons.pawn.title", "en")
-
-
-def test_an_unknown_lesson_page_is_a_404_in_the_visitors_language(client: TestClient) -> None:
-    # Issue 26 (the same as /puzzles/nope): an unknown lesson's page says there is none.
-    page = client.get("/learn/queen", headers={"Accept-Language": "ja"})
-    assert page.status_code == 404
-    assert 'data-error="unknown_lesson"' in page.text
-    assert "そのレッスンはありません" in page.text
-    assert "/static/learn/learn.js" not in page.text

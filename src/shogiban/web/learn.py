@@ -39,7 +39,7 @@ from starlette.staticfiles import StaticFiles
 
 from shogiban.board import Board
 from shogiban.i18n import Language, UnknownLanguageError, normalize_language, translate
-from shogiban.lessons.content import UnknownLessonError, get_lesson, lesson_index, render_lesson, try_move
+from shogiban.lessons.content import UnknownLessonError, lesson_index, render_lesson, try_move
 from shogiban.lessons.puzzles import (
     THEMES,
     Puzzle,
@@ -103,16 +103,12 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
     :mod:`shogiban.web.routing`."""
     puzzle_checker = checker if checker is not None else PuzzleChecker()
 
-    # A page for a lesson or problem that does not exist says so (a 404 page in the visitor's
-    # language, as for any unknown page) instead of opening another one.
+    # (An unknown lesson's page says so itself, in the page's language, and switches with it.)
     async def learn_page(request: Request, checked: Checked) -> Response:
-        if "lesson_id" in checked.params:
-            try:
-                get_lesson(_lesson_id(checked))
-            except UnknownLessonError as error:
-                raise RequestError("unknown_lesson", str(error), 404) from None
         return _page(request, "learn")
 
+    # A problem that does not exist gets a 404 page in the visitor's language, as any unknown
+    # page does, instead of the page opening another problem.
     async def puzzles_page(request: Request, checked: Checked) -> Response:
         if "puzzle_id" in checked.params:
             _puzzle(checked)

@@ -137,3 +137,24 @@ def test_values_are_text_not_templates() -> None:
     # attribute or index lookup is possible through a placeholder.
     assert i18n.translate("terminal.cmd.hint", "en", move="{move}") == "Hint: {move}"
     assert catalog.fill("{a.__class__} {a}", {"a": 1}) == "{a.__class__} 1"
+
+
+#: Full-width and CJK punctuation: brackets, commas, stops, colons, quotes, the middle dot.
+FULL_WIDTH_PUNCTUATION = re.compile(r"[\u3000-\u303f\u30fb\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
+
+
+def test_english_text_has_no_full_width_punctuation(tables: dict[str, dict[str, str]]) -> None:
+    # Issue 26: "Right lance（右香落ち）". Japanese names inside English text are fine; the
+    # brackets and punctuation around them are ASCII.
+    found = {key: text for key, text in tables["en"].items() if FULL_WIDTH_PUNCTUATION.search(text)}
+    assert not found
+
+
+def test_the_scripts_put_ascii_brackets_around_japanese_names_in_english() -> None:
+    # The same for text the pages compose: a full-width bracket is only ever for other languages.
+    static = PACKAGE.parent / "web" / "static"
+    for script in static.rglob("*.js"):
+        for number, line in enumerate(script.read_text(encoding="utf-8").splitlines(), 1):
+            if "（" in line and not line.lstrip().startswith("//"):
+                # the line chooses ASCII brackets for English itself
+                assert 'currentLanguage() === "en" ?' in line, f"{script.name}:{number}: {line.strip()}"

@@ -232,3 +232,23 @@ def test_usi_without_its_result_says_so() -> None:
     losses: list[Loss] = []
     assert write_usi(game, losses=losses) == "position startpos moves 7g7f"
     assert [loss.what for loss in losses] == ["result"]
+
+
+@pytest.mark.parametrize("plies", [0, 3])
+def test_the_kif_heading_is_whole_whether_or_not_moves_carry_times(plies: int) -> None:
+    # Issue 26: a game lost on time with no timed move had its heading cut to 手数----指手--.
+    from shogiban.kifu.results import result_from_outcome
+    from shogiban.outcome import Outcome, Termination
+    from shogiban.pieces import Color
+
+    game, node = _game(None, plies)
+    turn = Color.BLACK if plies % 2 == 0 else Color.WHITE
+    node.add_result(result_from_outcome(Outcome(Termination.TIME_FORFEIT, turn.other, ""), turn))
+    text = write_game(game, "kifu")
+    text = text.decode("utf-8") if isinstance(text, bytes) else text
+    assert "手数----指手---------消費時間--\n" in text
+    assert "切れ負け" in text
+    back = read_kif(text)
+    assert [m.usi() for m in back.mainline_moves()] == [m.usi() for m in game.mainline_moves()]
+    assert back.result is not None
+    assert back.result.kind == ResultKind.TIME_UP

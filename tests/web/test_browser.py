@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -357,7 +358,9 @@ def test_switch_language_is_remembered(browser: Any, server: Server) -> None:
     page.context.close()
 
 
-def test_the_record_viewer_does_not_count_the_result_as_a_move(browser: Any, server: Server, tmp_path: Path) -> None:
+def test_the_record_viewer_counter_agrees_with_the_move_list(browser: Any, server: Server, tmp_path: Path) -> None:
+    # Issue 26: the counter said "3 / 3" on both the last move and the 投了 entry, which the list
+    # numbers 4 (as KIF does): the counter now shows the number the list shows.
     kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n"
     kif += "   4 投了\n"
     path = tmp_path / "resigned.kif"
@@ -366,11 +369,18 @@ def test_the_record_viewer_does_not_count_the_result_as_a_move(browser: Any, ser
     page.goto(server.url + "/record")
     page.set_input_files("#record-file", str(path))
     page.wait_for_selector(".record-moves li[data-index]")
+    expect = playwright_api.expect
+    # The handicap in English, not "Handicap 平手".
+    expect(page.locator(".record-info dt:has-text('Handicap') + dd")).to_have_text("Even game (平手)")
     page.click("#next-button")
-    assert page.locator(".step-count").inner_text() == "Move 1 / 3"
-    page.click("#last-button")  # the result entry: still the third move of three
-    assert page.locator(".record-moves li.current").get_attribute("class") == "result-entry current"
-    assert page.locator(".step-count").inner_text() == "Move 3 / 3"
+    expect(page.locator(".step-count")).to_have_text("Move 1 / 4")
+    page.click("#last-button")
+    expect(page.locator(".record-moves li.current")).to_have_class("result-entry current")
+    expect(page.locator(".record-moves li.current .ply")).to_have_text("4")
+    expect(page.locator(".step-count")).to_have_text("Move 4 / 4")
+    page.click("#prev-button")
+    expect(page.locator(".record-moves li.current .ply")).to_have_text("3")
+    expect(page.locator(".step-count")).to_have_text("Move 3 / 4")
     page.context.close()
 
 
@@ -592,6 +602,64 @@ def test_the_position_editor_explains_nifu_and_starts_a_game(browser: Any, serve
     page.wait_for_url("**/game/**")
     game_id = page.url.rsplit("/", 1)[1].split("?")[0]
     assert api_state(page, server.url, game_id)["position"]["sfen"] == "4k4/9/9/9/9/4P4/9/9/4K4 b G 1"
+    page.context.close()
+
+
+LANCE_HANDICAP = "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+
+
+def test_the_editor_keeps_the_chosen_start_and_says_the_sfen_was_copied(browser: Any, server: Server) -> None:
+    # Issue 26: the "Start from…" choice snapped back to its placeholder, and "Copy SFEN" said
+    # "Link copied".
+    expect = playwright_api.expect
+    page = new_page(browser, "en")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    page.goto(server.url + "/editor")
+    page.wait_for_selector("#editor-ok")
+    checked = page.locator("#editor-ok").element_handle()
+    page.select_option("#editor-start", LANCE_HANDICAP)
+    page.wait_for_function("el => !el.isConnected", arg=checked)  # the new position's verdict is in
+    expect(page.locator("#editor-start")).to_have_value(LANCE_HANDICAP)
+    expect(page.locator("#editor-start option:checked")).to_have_text("Lance")
+    page.click("#editor-copy-sfen")
+    expect(page.locator("#toast")).to_have_text("SFEN copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == LANCE_HANDICAP
+    page.click("#editor-box [data-piece='P']")  # an edit: no choice gives this board any more
+    page.mouse.click(*square_point(page, "5e", host="#editor-board"))
+    expect(page.locator("#editor-start")).to_have_value("")
+    page.mouse.click(*square_point(page, "5e", host="#editor-board"))
+    expect(page.locator("#editor-start")).to_have_value(LANCE_HANDICAP)
+    page.context.close()
+
+
+def test_a_gote_to_move_position_from_the_editor_says_who_moves_first(browser: Any, server: Server) -> None:
+    # Issue 26: after the editor's "Against the computer" with gote to move, the home page read
+    # "Sente: moves first" and "Continuing from a record, after move 0".
+    expect = playwright_api.expect
+    page = new_page(browser, "en")
+    page.goto(server.url + "/editor?sfen=" + urllib.parse.quote(LANCE_HANDICAP))
+    page.wait_for_selector("#editor-ok")
+    page.click("#editor-play-computer")
+    page.wait_for_url(server.url + "/")
+    expect(page.locator("#setup-banner")).to_have_text("Starting from a set-up position.")
+    expect(page.locator("label[for='color-w'] small")).to_have_text("moves first")
+    expect(page.locator("label[for='color-b'] small")).to_have_text("moves second")
+    page.context.close()
+
+
+def test_the_editor_numbers_the_mate_beside_each_move(browser: Any, server: Server) -> None:
+    # Issue 26: the list's own numbers ran into the moves ("G*5b2. ..."): each step has its number.
+    expect = playwright_api.expect
+    page = new_page(browser, "en")
+    page.goto(server.url + "/editor?sfen=" + urllib.parse.quote("4k4/9/4P4/9/9/9/9/9/4K4 b G 1"))
+    page.wait_for_selector("#editor-ok")
+    page.click("#editor-solve")
+    steps = page.locator("#editor-solution li")
+    expect(steps).to_have_count(1)
+    expect(steps.locator(".step-number")).to_have_text("1.")
+    assert steps.evaluate("li => getComputedStyle(li).listStyleType") == "none"
+    number, move = steps.locator(".step-number").bounding_box(), steps.locator("button").bounding_box()
+    assert number["x"] + number["width"] <= move["x"]
     page.context.close()
 
 

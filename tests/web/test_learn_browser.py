@@ -150,7 +150,9 @@ def test_puzzle_solved_by_clicking(server: str, browser: Any) -> None:
             )
             page.wait_for_timeout(100)
         line.append(puzzle.solution[ply])
-    assert "Solved" in status.inner_text()
+    # Issue 26: "Solved! Solved: checkmate!": the server's sentence is said once.
+    assert status.inner_text().startswith("Solved: checkmate!")
+    assert status.inner_text().count("Solved") == 1
     solved = page.evaluate("() => JSON.parse(localStorage.getItem('shogiban.puzzles.solved'))")
     assert puzzle.id in solved
     assert page.locator(f'a.puzzle-button.solved[data-puzzle="{puzzle.id}"]').count() == 1
@@ -203,8 +205,30 @@ def test_puzzle_groups_by_theme_the_daily_puzzle_and_the_solution(server: str, b
     assert rating["rating"] < 1500  # seeing the solution counts as not solved
     page.locator("#puzzle-solution-list button").first.click()
     assert page.locator("#puzzle-solution-list button").first.get_attribute("aria-current") == "step"
+    assert_numbered_steps(page, "#puzzle-solution-list", get_puzzle(daily).length)
     assert page.errors == []
     page.context.close()
+
+
+def assert_numbered_steps(page: Any, host: str, count: int) -> None:
+    """Issue 26: the steps of a solution read "1. G*4a", "2. Kx4a" ..., each number beside its
+    move and clear of the move before it (the list's own markers ran into the moves)."""
+    items = page.locator(f"{host} li")
+    assert items.count() == count
+    boxes = items.evaluate_all("""els => els.map((li) => {
+        const number = li.querySelector('.step-number');
+        const move = li.querySelector('button');
+        const n = number ? number.getBoundingClientRect() : null;
+        const m = move.getBoundingClientRect();
+        return { number: number ? number.textContent : null, marker: getComputedStyle(li).listStyleType,
+                 nLeft: n && n.left, nRight: n && n.right, mLeft: m.left, mRight: m.right, top: m.top };
+    })""")
+    for index, box in enumerate(boxes):
+        assert box["number"] == f"{index + 1}.", boxes
+        assert box["marker"] == "none", boxes  # no second number drawn by the list
+        assert box["nRight"] <= box["mLeft"], boxes
+        if index and abs(box["top"] - boxes[index - 1]["top"]) < 1:  # on the same row
+            assert boxes[index - 1]["mRight"] <= box["nLeft"], boxes
 
 
 def test_hint_highlights_then_shows_the_move(server: str, browser: Any) -> None:

@@ -337,3 +337,17 @@ def _mates(board: Board, move: Move) -> bool:
         return board.is_checkmate()
     finally:
         board.pop()
+
+
+@pytest.mark.parametrize(("language", "words"), [("ja", "その問題はありません"), ("en", "There is no such problem")])
+def test_an_unknown_puzzle_page_is_a_404_in_the_visitors_language(client: TestClient, language: str,
+                                                                  words: str) -> None:
+    # Issue 26: /puzzles/nope opened problem 1 as if it had been asked for.
+    page = client.get("/puzzles/nope", headers={"Accept-Language": language})
+    assert page.status_code == 404
+    assert page.headers["content-type"].startswith("text/html")
+    assert page.headers["content-language"] == language
+    assert 'data-error="unknown_puzzle"' in page.text
+    assert words in page.text
+    assert "/static/learn/puzzles.js" not in page.text
+    assert client.get("/puzzles").status_code == 200

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
+from starlette.testclient import TestClient
+from tests.web.conftest import new_game
 
 from shogiban import Board, Move
 from shogiban.kifu import Game, read_game
@@ -90,3 +93,32 @@ def test_read_upload_shift_jis_kif() -> None:
     text = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n"
     game = read_upload(text.encode("cp932"))
     assert [m.usi() for m in game.mainline_moves()] == ["7g7f", "3c3d"]
+
+
+@pytest.mark.parametrize(("body", "lines"), [
+    ({"mode": "local"}, ["先手：先手", "後手：後手"]),
+    ({"mode": "local", "handicap": "角落ち"}, ["下手：下手", "上手：上手"]),
+])
+def test_a_nameless_player_is_called_by_the_side_never_left_empty(client: TestClient, body: dict[str, str],
+                                                                  lines: list[str]) -> None:
+    # Issue 26: the KIF of a game had an empty 先手： line for a human player, and the record
+    # viewer an empty row.
+    game = new_game(client, **body)
+    text = client.get(f"/api/games/{game['id']}/record.kif").content.decode("cp932")
+    for line in lines:
+        assert f"\n{line}\n" in text
+    assert not re.search(r"^(先手|後手|下手|上手)：$", text, re.MULTILINE)
+    csa = client.get(f"/api/games/{game['id']}/record.csa").content.decode("cp932")
+    assert not re.search(r"^N[+-]$", csa, re.MULTILINE)
+    tree = records.game_tree(read_game(text.encode("utf-8")))
+    assert all(tree["headers"][key] for key in ("先手", "後手", "下手", "上手") if key in tree["headers"])
+
+
+@pytest.mark.parametrize(("text", "english"), [
+    ("手合割：平手\n手数----指手--\n   1 ７六歩(77)\n", "even"),
+    ("手合割：右香落ち\n手数----指手--\n   1 ３四歩(33)\n", "right lance"),
+    ("position startpos moves 7g7f", "even"),
+])
+def test_the_tree_names_the_handicap_for_the_viewer_to_translate(text: str, english: str) -> None:
+    # Issue 26: the viewer showed "Handicap 平手" in English: it gets the catalogue's name.
+    assert game_tree(read_upload(text.encode("utf-8")))["handicap_english"] == english

@@ -253,6 +253,10 @@ def _is_word(text: str) -> bool:
 # -- writing ------------------------------------------------------------------------------------
 
 
+#: The line above the moves, as every KIF writer words it.
+KIF_HEADING = "手数----指手---------消費時間--"
+
+
 def write_kif(
     game: Game, *, times: bool | None = None, encoding: str = "Shift_JIS", losses: list[Loss] | None = None
 ) -> str:
@@ -268,7 +272,10 @@ def write_kif(
     if times is None:
         times = any(n.elapsed is not None or n.total is not None for n in game.walk())
     out = header_block(game, encoding_line=f"#KIF version=2.0 encoding={encoding}", losses=losses)
-    out.append("手数----指手---------消費時間--" if times else "手数----指手--")
+    # The heading is the format's fixed line (Kifu for Windows and ShogiHome always write it
+    # whole), whether or not the moves carry times: a game lost on time before any timed move
+    # is still a game on the clock, and readers take a move line without its time either way.
+    out.append(KIF_HEADING)
     out.extend(comment_lines(game.root.comment, game.root.bookmark))
     writer = _KifWriter(game, times, out)
     writer.write_lines()

@@ -103,10 +103,15 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
     :mod:`shogiban.web.routing`."""
     puzzle_checker = checker if checker is not None else PuzzleChecker()
 
+    # (An unknown lesson's page says so itself, in the page's language, and switches with it.)
     async def learn_page(request: Request, checked: Checked) -> Response:
         return _page(request, "learn")
 
+    # A problem that does not exist gets a 404 page in the visitor's language, as any unknown
+    # page does, instead of the page opening another problem.
     async def puzzles_page(request: Request, checked: Checked) -> Response:
+        if "puzzle_id" in checked.params:
+            _puzzle(checked)
         return _page(request, "puzzles")
 
     async def api_lessons(request: Request, checked: Checked) -> Response:

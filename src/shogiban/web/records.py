@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from shogiban.board import Board
 from shogiban.errors import KifuParseError, ShogibanError
 from shogiban.game.timecontrol import TimeControl
-from shogiban.handicaps import handicap_of_sfen
+from shogiban.handicaps import Handicap, find_handicap, handicap_of_sfen
+from shogiban.i18n import translate
 from shogiban.pieces import Color
 from shogiban.web.schema import MAX_RECORD_BYTES, RECORD_FORMATS, excerpt, shorten
 
@@ -117,6 +118,12 @@ def _player_name(room: GameRoom, color: Color) -> str | None:
     return seat.name
 
 
+def _side_word(key: str) -> str:
+    """The catalogue's Japanese word for the side a header *key* (先手, 後手, 下手, 上手) names."""
+    side = {"先手": "sente", "後手": "gote", "下手": "shitate", "上手": "uwate"}[key]
+    return translate(f"side.{side}", "ja")
+
+
 @dataclass(frozen=True, slots=True)
 class RoomRecord:
     """What a room's record needs, copied from the room on the event loop (a few flat lists, so
@@ -159,9 +166,10 @@ def room_record(room: GameRoom) -> RoomRecord:
     # 持ち時間 and 秒読み as every record writer words them (shogiban.kifu.timecontrol).
     headers.update(kif_time_headers(_time_control(room.clock.control)))
     for color, key in ((Color.BLACK, "下手" if giver else "先手"), (Color.WHITE, "上手" if giver else "後手")):
-        # Both sides' lines always (Kifu for Windows and ShogiHome write them, empty for a
-        # nameless player), so a reader never mistakes a one-line record for a handicap game.
-        headers[key] = _player_name(room, color) or ""
+        # Both sides' lines always, so a reader never mistakes a one-line record for a handicap
+        # game; a nameless player is called by the side's word (a record's headers are
+        # Japanese, as its 先手/下手 keys are), never left empty.
+        headers[key] = _player_name(room, color) or _side_word(key)
     outcome = room.outcome
     illegal = board.illegal_move
     return RoomRecord(
@@ -354,6 +362,17 @@ def _result_fields(node: GameNode) -> dict[str, Any]:
     }
 
 
+def _handicap_english(named: str | None, started: Handicap | None) -> str | None:
+    """The English name (the catalogue's ``ui.handicap.<name>``) of the record's 手合割 header,
+    else of the handicap its start position is, so the viewer can say it in any language."""
+    if named:
+        try:
+            return find_handicap(named).english
+        except ValueError:
+            return None
+    return started.english if started is not None else None
+
+
 def game_tree(game: Game, *, max_nodes: int | None = None) -> dict[str, Any]:
     """The record as the viewer's JSON: headers, errors and a flat list of nodes, each with its
     position (``sfen``), move (``usi``, KI2 ``label``), ``comment``, ``parent`` and ``children``
@@ -416,6 +435,7 @@ def game_tree(game: Game, *, max_nodes: int | None = None) -> dict[str, Any]:
         "headers": headers,
         "start_sfen": game.root.start_sfen(),
         "handicap": handicap.japanese if handicap and not handicap.is_even else None,
+        "handicap_english": _handicap_english(headers.get("手合割"), handicap),
         "nodes": nodes,
         "errors": [shorten(str(e)) for e in game.errors[:MAX_LISTED_ERRORS]],
     }

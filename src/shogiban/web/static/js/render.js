@@ -157,7 +157,10 @@ export function gameSummary(state) {
   if (!game) return "";
   const parts = [];
   if (game.handicap) {
-    parts.push(currentLanguage() === "ja" ? game.handicap : `${t(`ui.handicap.${game.handicap_english}`)}（${game.handicap}）`);
+    // English text takes ASCII brackets around the Japanese name; Chinese takes full-width ones.
+    const name = t(`ui.handicap.${game.handicap_english}`);
+    parts.push(currentLanguage() === "ja" ? game.handicap
+      : currentLanguage() === "en" ? `${name} (${game.handicap})` : `${name}（${game.handicap}）`);
   }
   const tc = game.time_control || {};
   const minutes = Math.round((tc.main || 0) / 6) / 10;

@@ -211,7 +211,8 @@ async function onMove(usi) {
     const change = rate(entryOf(puzzle.id), state.failed ? 0 : state.hinted ? 0.5 : 1);
     const rated = change === null ? ""
       : ` ${t("ui.puzzles.rating_change", { rating: Math.round(learnerRating().rating), change: change >= 0 ? `+${change}` : String(change) })}`;
-    setStatus(`${t("ui.puzzles.solved")} ${result.message}${rated}`, "good");
+    // The server's message is the whole sentence ("Solved: checkmate!"): nothing goes before it.
+    setStatus(`${result.message}${rated}`, "good");
     markSolved(puzzle.id);
     renderNav();
     document.getElementById("puzzle-next").classList.add("primary");
@@ -342,7 +343,10 @@ function renderSolution() {
   const steps = state.solution ? state.solution.steps : [];
   box.hidden = !steps.length;
   box.replaceChildren(...(steps.length ? [el("h2", { text: t("ui.puzzles.solution_title") })] : []),
-    el("ol", {}, steps.map((step, index) => el("li", {},
+    // Each step's number is written beside its move (a flex list puts the list's own markers
+    // over the previous move).
+    el("ol", { class: "solution-steps" }, steps.map((step, index) => el("li", { class: "solution-step" },
+      el("span", { class: "step-number", text: `${index + 1}.` }),
       el("button", { type: "button", class: "chip", "data-index": index, onclick: () => showStep(index) }, moveText(step))))));
 }
 

@@ -68,6 +68,13 @@ export function makeSfen(model) {
   return `${rows.join("/")} ${model.turn} ${hand || "-"} 1`;
 }
 
+/** A test of whether an SFEN is the position of *sfen* (board, side to move, hands; any move number). */
+function samePosition(sfen) {
+  const key = (text) => String(text).trim().split(/\s+/).slice(0, 3).join(" ");
+  const mine = key(sfen);
+  return (other) => key(other) === mine;
+}
+
 function squareIndexOf(name) {
   const file = "987654321".indexOf(name[0]);
   const rank = "abcdefghi".indexOf(name[1]);
@@ -165,12 +172,15 @@ export async function mount(root) {
     const turn = h("select", { id: "editor-turn", "aria-label": t("ui.editor.turn") },
       ["b", "w"].map((side) => h("option", { value: side, selected: model.turn === side, text: sideLabel(side) })));
     turn.addEventListener("change", () => { model.turn = turn.value; changed(); });
+    // The choice that gives the board as it is stays shown (the settings are drawn anew on
+    // every change); once the position is edited, none does and the placeholder is back.
+    const now = samePosition(makeSfen(model));
     const start = h("select", { id: "editor-start", "aria-label": t("ui.editor.start_from") },
       h("option", { value: "", text: t("ui.editor.start_from") }),
-      h("option", { value: START, text: t("ui.editor.start_position") }),
-      h("option", { value: EMPTY, text: t("ui.editor.empty_board") }),
+      h("option", { value: START, selected: now(START), text: t("ui.editor.start_position") }),
+      h("option", { value: EMPTY, selected: now(EMPTY), text: t("ui.editor.empty_board") }),
       (config.handicaps || []).filter((hc) => hc.sfen !== START).map((hc) => h("option", {
-        value: hc.sfen, text: currentLanguage() === "ja" ? hc.japanese : t(`ui.handicap.${hc.english}`),
+        value: hc.sfen, selected: now(hc.sfen), text: currentLanguage() === "ja" ? hc.japanese : t(`ui.handicap.${hc.english}`),
       })));
     start.addEventListener("change", () => { if (start.value) { model = parseSfen(start.value); changed(); } });
     const sfen = h("input", { type: "text", id: "editor-sfen", class: "link-input", value: makeSfen(model), "aria-label": t("ui.editor.sfen"), spellcheck: "false" });
@@ -204,7 +214,7 @@ export async function mount(root) {
       h("button", { type: "button", class: "btn", id: "editor-play-local", disabled: !playable, text: t("ui.play.local"), onclick: () => start("local") }),
       h("button", { type: "button", class: "btn", id: "editor-solve", disabled: !sound, text: t("ui.editor.solve"), onclick: solve }),
       h("button", { type: "button", class: "btn ghost", id: "editor-copy-sfen", text: t("ui.editor.copy_sfen"),
-        onclick: async () => toast(t((await copyText(verdict.sfen)) ? "ui.game.copied" : "ui.game.copy_failed")) }),
+        onclick: async () => toast(t((await copyText(verdict.sfen)) ? "ui.editor.sfen_copied" : "ui.game.copy_failed")) }),
       h("button", { type: "button", class: "btn ghost", id: "editor-copy-link", text: t("ui.editor.copy_link"),
         onclick: async () => toast(t((await copyText(shareLink())) ? "ui.game.copied" : "ui.game.copy_failed")) }));
   }
@@ -221,7 +231,9 @@ export async function mount(root) {
     }
     fill(solved,
       h("p", { id: "editor-solve-result", text: t("ui.editor.solve_mate", { n: solution.length }) }),
-      h("ol", { class: "editor-line" }, solution.steps.map((step) => h("li", {},
+      // Each step's number beside its move: a flex list would draw its markers over the moves.
+      h("ol", { class: "editor-line" }, solution.steps.map((step, index) => h("li", { class: "solution-step" },
+        h("span", { class: "step-number", text: `${index + 1}.` }),
         h("button", { type: "button", class: "chip", text: moveText(step), onclick: () => board.setPosition({ sfen: step.sfen, lastMove: step.usi }) })))));
   }
 

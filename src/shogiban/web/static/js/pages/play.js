@@ -74,6 +74,11 @@ export async function mount(root) {
     return currentLanguage() === "en" ? `${name} (${hc.japanese})` : `${name}（${hc.japanese}）`;
   }
 
+  /** "b" or "w": the side to move in the position the game will start from. */
+  function sideToMove() {
+    return handicapSfen().trim().split(/\s+/)[1] === "w" ? "w" : "b";
+  }
+
   function isHandicap() {
     return !setup && settings.handicap && settings.handicap !== "平手";
   }
@@ -134,16 +139,22 @@ export async function mount(root) {
 
     if (settings.mode !== "local") {
       const handicap = isHandicap();
+      // Who moves first is the position's side to move (gote in a set-up or handicap position).
+      const first = sideToMove();
+      const order = (color) => t(color === first ? "ui.play.moves_first" : "ui.play.moves_second");
       parts.push(field("ui.play.side", radioGroup("color", [
-        { value: "b", label: handicap ? `☗ ${t("side.shitate")}` : `☗ ${t("side.sente")}`, sub: t(handicap ? "ui.play.receives" : "ui.play.moves_first") },
-        { value: "w", label: handicap ? `☖ ${t("side.uwate")}` : `☖ ${t("side.gote")}`, sub: t(handicap ? "ui.play.gives" : "ui.play.moves_second") },
+        { value: "b", label: handicap ? `☗ ${t("side.shitate")}` : `☗ ${t("side.sente")}`, sub: handicap ? t("ui.play.receives") : order("b") },
+        { value: "w", label: handicap ? `☖ ${t("side.uwate")}` : `☖ ${t("side.gote")}`, sub: handicap ? t("ui.play.gives") : order("w") },
         { value: "random", label: t("ui.play.random"), sub: t("ui.play.random_sub") },
       ], settings.color, (v) => { settings.color = v; save(); })));
     }
 
     if (setup) {
+      // A record's moves are played on from the move reached; without moves (the position
+      // editor, or a record's start) the game starts from the position as it was set up.
+      const played = setup.moves ? setup.moves.length : 0;
       parts.push(h("div", { class: "field from-record" },
-        h("p", { text: t("ui.play.from_record", { n: setup.moves ? setup.moves.length : 0 }) }),
+        h("p", { id: "setup-banner", text: played ? t("ui.play.from_record", { n: played }) : t("ui.play.from_position") }),
         h("button", { type: "button", class: "btn small", text: t("ui.play.clear_record"),
           onclick: () => { setup = null; sessionStorage.removeItem(SETUP_KEY); renderForm(); } })));
     } else {

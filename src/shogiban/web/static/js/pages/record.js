@@ -191,11 +191,10 @@ export async function mount(root) {
     renderNav();
   }
 
-  // The result entry (投了, 詰み ...) is not a move: it shows the last move's number, and the
-  // total counts the moves of the line only (KIF numbers the result line, 44 投了 after 43 moves).
+  // The counter says what the list says: each entry's own number, the result entry (投了,
+  // 詰み ...) included, as KIF numbers it (44 投了 after 43 moves), out of the line's last number.
   function plyCount(node) {
-    const moveOf = (entry) => (entry.usi === null && entry.result && entry.parent !== null ? tree.nodes[entry.parent] : entry);
-    return { n: moveOf(node).ply, total: moveOf(tree.nodes[line[line.length - 1]]).ply };
+    return { n: node.ply, total: tree.nodes[line[line.length - 1]].ply };
   }
 
   function renderNav() {
@@ -254,7 +253,7 @@ export async function mount(root) {
     const keys = [...HEADER_ORDER.filter((k) => k in headers), ...Object.keys(headers).filter((k) => !HEADER_ORDER.includes(k))];
     for (const key of keys.slice(0, 12)) {
       const label = has(`ui.header.${key}`) ? t(`ui.header.${key}`) : key;
-      rows.push(h("dt", { text: label }), h("dd", { text: headers[key] }));
+      rows.push(h("dt", { text: label }), h("dd", { text: key === "手合割" ? handicapText(headers[key]) : headers[key] }));
     }
     fill(info,
       h("h2", { class: "card-title", text: titleOf(headers) }),
@@ -265,6 +264,15 @@ export async function mount(root) {
         h("summary", { text: t("ui.record.warnings", { n: tree.errors.length }) }),
         h("ul", {}, tree.errors.slice(0, 20).map((e) => h("li", { text: e })))));
     }
+  }
+
+  // The handicap in the page's language, the record's Japanese name beside it where that differs.
+  function handicapText(value) {
+    const key = `ui.handicap.${tree.handicap_english}`;
+    if (currentLanguage() === "ja" || !tree.handicap_english || !has(key)) return value;
+    const name = t(key);
+    if (name === value) return name;
+    return currentLanguage() === "en" ? `${name} (${value})` : `${name}（${value}）`;
   }
 
   function titleOf(headers) {

@@ -39,6 +39,7 @@ import asyncio
 import contextlib
 import importlib
 import logging
+import shlex
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -63,6 +64,7 @@ from shogiban.web.game_analysis import AnalysisService, AnalysisSettings
 from shogiban.web.i18n_routes import routes as i18n_routes
 from shogiban.web.lease import CHECK_SECONDS as LEASE_CHECK_SECONDS
 from shogiban.web.lease import RedisLeases
+from shogiban.web.live_analysis import LiveEngines, LiveSearches, LiveSettings, live_routes
 from shogiban.web.messages import (
     AnalysisMessage,
     ClientMessage,
@@ -194,6 +196,7 @@ def create_app(
     record_limits: RecordLimits | None = None,
     redis_url: str | None = None,
     analysis: AnalysisSettings | None = None,
+    live: LiveSettings | None = None,
 ) -> Starlette:
     """Build the application.
 
@@ -213,10 +216,13 @@ def create_app(
         (:mod:`shogiban.web.bus`).
     :param analysis: the whole-game analysis' limit and queue (default
         :class:`~shogiban.web.game_analysis.AnalysisSettings`).
+    :param live: the bounds of live analysis (default
+        :class:`~shogiban.web.live_analysis.LiveSettings`).
     """
     url = database_url or default_database_url()
     limits = limits or ServerLimits()
     record_limits = record_limits or RecordLimits()
+    live_settings = live or LiveSettings()
     state: dict[str, Any] = {}
     learn_routes = _learn_routes()
     admission = Admission(limits)
@@ -257,7 +263,13 @@ def create_app(
 
             remote_analyses = queued_analyses(redis_url)  # `shogiban worker`s analyse, when there are any
         analyses = AnalysisService(store, notify_analysis, analysis, remote=remote_analyses)
-        state.update(store=store, services=services, rooms=rooms, cpu=cpu, pool=pool, bus=bus, analyses=analyses)
+        live_engines: dict[str, LiveSearches] = {}
+        if engine_available() or live_settings.command is not None:
+            live_engines["builtin"] = LiveEngines(live_settings.command, live_settings.searches)
+        if engine_command:
+            live_engines["usi"] = LiveEngines(shlex.split(engine_command), live_settings.searches)
+        state.update(store=store, services=services, rooms=rooms, cpu=cpu, pool=pool, bus=bus, analyses=analyses,
+                     live=live_engines)
         app.state.rooms = rooms
         app.state.store = store
         previous = await store.run(store.store.last_heartbeat)
@@ -282,6 +294,8 @@ def create_app(
                 await bus.close()
             with contextlib.suppress(Exception):
                 await store.run(store.store.heartbeat, now())
+            for engines_of_live in live_engines.values():
+                await engines_of_live.close()
             for service in (builtin, usi_service):
                 if service is not None:
                     await service.close()
@@ -565,6 +579,9 @@ def create_app(
         CheckedWebSocketRoute("/ws/games/{game_id}", game_socket, params={"game_id": GAME_ID}),
         *i18n_routes,
         *editor_routes,
+        *live_routes(lambda: state.get("live") or {}, live_settings, limits,
+                     lambda socket: _foreign_origin(socket.headers, socket.headers.get("host")),
+                     lambda: state.get("cpu")),
         *learn_routes,
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

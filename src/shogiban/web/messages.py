@@ -308,9 +308,39 @@ class AnalysisMessage(ServerMessage):
     code: str | None = Field(default=None, exclude_if=lambda code: code is None)
 
 
+class LiveLine(_Part):
+    """One line of a live analysis: its rank, how deep it was searched, and its score from
+    sente's side (centipawns, or moves to mate: positive when sente mates) with sente's win
+    rate; *pv* in USI and *forms* each move in every notation the pages offer."""
+
+    multipv: int
+    depth: int
+    nodes: int
+    score_cp: int | None
+    score_mate: int | None
+    win_rate: float
+    pv: list[str]
+    forms: list[dict[str, str]]
+
+
+class LiveMessage(ServerMessage):
+    """Where the viewer's live analysis (:mod:`shogiban.web.live_analysis`) is: ``running`` with
+    the lines so far, ``done`` (its time ran out: ask again to go on), ``stopped`` or ``failed``
+    (with *code*); *id* is the request's."""
+
+    type: Literal["live"] = "live"
+    v: int = 1
+    id: int
+    status: Literal["running", "done", "stopped", "failed"]
+    engine: str
+    lines: list[LiveLine] = []
+    code: str | None = Field(default=None, exclude_if=lambda code: code is None)
+
+
 #: Every server message, told apart by ``type`` (for reading one back: tests, tools).
 AnyServerMessage = Annotated[
-    StateMessage | MoveMessage | HintMessage | PresenceMessage | PongMessage | ErrorMessage | AnalysisMessage,
+    StateMessage | MoveMessage | HintMessage | PresenceMessage | PongMessage | ErrorMessage | AnalysisMessage
+    | LiveMessage,
     Field(discriminator="type"),
 ]
 _SERVER_MESSAGE: TypeAdapter[AnyServerMessage] = TypeAdapter(AnyServerMessage)

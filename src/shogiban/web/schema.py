@@ -679,3 +679,60 @@ def decode_message(data: str | bytes | None) -> dict[str, Any]:
     :raises RequestError: as :func:`read_message`.
     """
     return read_message(data).model_dump(exclude_unset=True)
+
+
+# -- the live-analysis websocket (``/ws/analysis``) -------------------------------------------------
+
+#: Lines a live analysis may show at once (MultiPV).
+MAX_LIVE_LINES = 5
+#: Moves a live-analysis request may give after its start position (the history, for repetitions).
+MAX_LIVE_MOVES = 1000
+#: A live-analysis request's size, bytes (a start SFEN and up to :data:`MAX_LIVE_MOVES` moves).
+MAX_LIVE_MESSAGE_BYTES = 12_000
+
+
+class LiveAnalyse(RequestModel):
+    """Analyse the position after *moves* from *sfen* (the start position when omitted), showing
+    *lines* lines; *id* is echoed in the answers, so a page tells a stale answer from the current."""
+
+    type: Literal["analyse"]
+    id: Annotated[int, Field(ge=0, le=2**31)]
+    sfen: Sfen | None = None
+    moves: Annotated[list[UsiMove], Field(max_length=MAX_LIVE_MOVES)] = []
+    lines: Annotated[int, Field(ge=1, le=MAX_LIVE_LINES)] = 1
+    engine: Literal["builtin", "usi"] = "builtin"
+    """The built-in engine, or the USI engine the server was started with."""
+
+
+class LiveStop(RequestModel):
+    """Stop the running live analysis."""
+
+    type: Literal["stop"]
+
+
+LiveMessageModel = LiveAnalyse | LiveStop
+_LIVE_MESSAGE = TypeAdapter[LiveMessageModel](Annotated[LiveMessageModel, Field(discriminator="type")])
+
+
+def read_live_message(data: str | bytes | None) -> LiveMessageModel:
+    """Decode and check one message of the live-analysis websocket.
+
+    >>> read_live_message('{"type": "analyse", "id": 3, "moves": ["7g7f"], "lines": 3}')
+    LiveAnalyse(type='analyse', id=3, sfen=None, moves=['7g7f'], lines=3, engine='builtin')
+
+    :raises RequestError: as :func:`read_message` (``bad_json``, ``unknown_type``, ``bad_message``).
+    """
+    if data is None:
+        raise RequestError("bad_json", "empty message")
+    size = len(data.encode("utf-8", "surrogatepass")) if isinstance(data, str) else len(data)
+    if size > MAX_LIVE_MESSAGE_BYTES:
+        raise RequestError("bad_json", f"message too long ({size} bytes, at most {MAX_LIVE_MESSAGE_BYTES})")
+    value = decode_json(data, max_depth=2 + DEPTH_SLACK)
+    if not isinstance(value, dict):
+        raise RequestError("bad_json", f"expected a json object, got {excerpt(value)}")
+    try:
+        return _LIVE_MESSAGE.validate_python(value)
+    except ValidationError as error:
+        if error.errors(include_url=False)[0]["type"] in ("union_tag_invalid", "union_tag_not_found"):
+            raise RequestError("unknown_type", f"unknown message type: {excerpt(value.get('type'))}") from None
+        raise refusal(error, "bad_message", skip=1) from None

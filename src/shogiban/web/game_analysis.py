@@ -56,6 +56,9 @@ MAX_POSITIONS = 1000
 WORKER_NICENESS = 19
 #: Listed as the job to stop when the service closes: the running analysis stops.
 STOP_ALL = -1
+#: Moves of each position's best line given in every notation (``best_line``); the whole line
+#: stays in USI in ``pv``.
+MAX_LINE_FORMS = 10
 
 Status = Literal["queued", "running", "done", "cancelled", "failed"]
 
@@ -119,15 +122,57 @@ def cancel_requested(job_id: int) -> bool:
 def _engine(level: int) -> Any:
     global _ENGINE
     if _ENGINE is None:
-        from shogiban.engines import SimpleEngine
+        from shogiban.analysis.batch import EngineSpec
 
-        _ENGINE = SimpleEngine.builtin(level=level, seed=0)
+        _ENGINE = EngineSpec(level=level).start()  # the engine `shogiban analyse` runs
     return _ENGINE
 
 
+def best_line_forms(start_sfen: str, moves: tuple[str, ...], result: dict[str, Any],
+                    max_moves: int = MAX_LINE_FORMS) -> dict[str, Any]:
+    """*result* (``GameAnalysis.to_json()`` of the game *start_sfen* + *moves*) with, for each
+    analysed position, ``best_line``: the first *max_moves* moves of its ``pv``, each in every
+    notation the pages offer (:func:`shogiban.notation.forms.move_forms`, as the game room gives
+    each played move).  Nothing else is changed: without ``best_line`` it is the same as
+    ``shogiban analyse --json``.  A line that stops being legal is cut there.
+    """
+    from shogiban.board import Board
+    from shogiban.errors import ShogibanError
+    from shogiban.move import Move
+    from shogiban.notation.forms import move_forms
+
+    board = Board(start_sfen)
+    played = 0
+    positions: list[dict[str, Any]] = []
+    for entry in result.get("positions", ()):
+        ply = entry.get("ply", 0)
+        while played < min(ply, len(moves)):
+            board.push_usi(moves[played])
+            played += 1
+        entry = dict(entry)
+        pv = entry.get("pv")
+        if isinstance(pv, list) and pv:
+            line: list[dict[str, str]] = []
+            after = board.copy()
+            for usi in pv[:max_moves]:
+                try:
+                    move = Move.from_usi(usi)
+                    line.append(move_forms(after, move))
+                    after.push(move)
+                except (ShogibanError, ValueError):
+                    break
+            entry["best_line"] = line
+        positions.append(entry)
+    return result | {"positions": positions} if "positions" in result else dict(result)
+
+
 def run_analysis(job: AnalysisJob) -> AnalysisOutcome:
-    """Analyse *job*'s game (runs in the worker process)."""
+    """Analyse *job*'s game (runs in the worker process).  The result is ``shogiban analyse
+    --json``'s for the same game and limit (named by the job's key, not a file), with each
+    position's best line in every notation (:func:`best_line_forms`), computed here, once,
+    before it is stored."""
     from shogiban.analysis import Analyser, Progress, limit_text
+    from shogiban.analysis.batch import EngineSpec
     from shogiban.kifu.game import Game, GameNode
     from shogiban.move import Move
 
@@ -153,13 +198,17 @@ def run_analysis(job: AnalysisJob) -> AnalysisOutcome:
     watcher = threading.Thread(target=watch, name="analysis-cancel", daemon=True)
     watcher.start()
     try:
-        analyser = Analyser(engine, job.limit)
+        # As `shogiban analyse --engine builtin:LEVEL` runs and names it: each position searched
+        # afresh, so the same game and limit give the same analysis here, on a worker and there.
+        analyser = Analyser(engine, job.limit, independent=True,
+                            engine_name=EngineSpec(level=job.level).display_name(engine.name))
         analysis = analyser.game(game, progress=progress, cancel=stop, max_positions=job.max_positions)
     finally:
         finished.set()
         watcher.join()
-    return AnalysisOutcome(engine=analyser.engine_name, limit=limit_text(job.limit),
-                           result=analysis.to_json(name=job.game_id), cancelled=analysis.cancelled)
+    result = best_line_forms(job.start_sfen, job.moves, analysis.to_json(name=job.game_id))
+    return AnalysisOutcome(engine=analyser.engine_name, limit=limit_text(job.limit), result=result,
+                           cancelled=analysis.cancelled)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,11 @@ status), one running at a time, at most :attr:`AnalysisSettings.max_waiting` wai
 refused with ``busy``, 503).  A queued analysis can be cancelled at once, a running one
 between two searches (within one search's time).
 
+An uploaded record is analysed the same way (``POST /api/records/analysis``): it is checked and
+keyed off the event loop (:func:`prepare_record`: the sha256 of its normalised start SFEN and
+moves), stored (:class:`~shogiban.web.store.RecordAnalysisRow`), and queued under
+:data:`RECORD_PREFIX` + its key, in the same queue and with the same limits as games.
+
 With ``--redis`` and a live ``shogiban worker`` taking the ``analysis`` queue, the same
 :func:`run_analysis` runs there instead, as an RQ job (:class:`RemoteAnalyses`, implemented by
 :class:`shogiban.web.job_queue.QueuedAnalyses`): progress and cancellation go through Redis, a
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import itertools
 import logging
 import os
@@ -39,7 +45,7 @@ from typing import Any, Literal, Protocol
 from shogiban.engines.limit import Limit
 from shogiban.web.messages import AnalysisMessage
 from shogiban.web.schema import RequestError
-from shogiban.web.store import AsyncStore, StoredAnalysis
+from shogiban.web.store import AsyncStore, StoredAnalysis, StoredRecord
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +65,8 @@ STOP_ALL = -1
 #: Moves of each position's best line given in every notation (``best_line``); the whole line
 #: stays in USI in ``pv``.
 MAX_LINE_FORMS = 10
+#: The service's key of a record's analysis: this + the record's key (game ids have no colon).
+RECORD_PREFIX = "record:"
 
 Status = Literal["queued", "running", "done", "cancelled", "failed"]
 
@@ -211,6 +219,50 @@ def run_analysis(job: AnalysisJob) -> AnalysisOutcome:
                            cancelled=analysis.cancelled)
 
 
+def record_key(start_sfen: str, moves: tuple[str, ...]) -> str:
+    """The key of a record's analysis: the sha256 (hex) of its normalised start SFEN and moves.
+
+    >>> record_key("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", ("7g7f",))[:12]
+    'b86446d334b0'
+    """
+    return hashlib.sha256(f"{start_sfen}\nmoves {' '.join(moves)}".encode()).hexdigest()
+
+
+def prepare_record(sfen: str, moves: list[str], max_positions: int = MAX_POSITIONS) -> StoredRecord:
+    """Check a record to analyse (its start SFEN and main-line USI moves) and normalise it: the
+    start SFEN as the board writes it, each move with its notations (as a game's moves), its key
+    (:func:`record_key`).  Replays the moves: run it off the event loop.
+
+    :raises RequestError: ``too_large`` (413) past *max_positions* positions, ``invalid_sfen`` or
+        ``invalid_move`` (400).
+    """
+    from shogiban.board import Board
+    from shogiban.errors import ShogibanError
+    from shogiban.notation.forms import move_forms
+    from shogiban.web.schema import excerpt, shorten
+
+    if len(moves) + 1 > max_positions:
+        raise RequestError("too_large", f"too many moves to analyse: {len(moves)} (at most {max_positions - 1})",
+                           413)
+    try:
+        board = Board(sfen)
+    except (ShogibanError, ValueError) as error:
+        raise RequestError("invalid_sfen", f"invalid start position: {excerpt(sfen)} ({shorten(str(error))})") from None
+    start = board.sfen()
+    entries: list[dict[str, Any]] = []
+    for ply, usi in enumerate(moves, 1):
+        try:
+            move = board.parse_usi(usi)
+            forms = move_forms(board, move)
+            board.push(move)
+        except (ShogibanError, ValueError) as error:
+            raise RequestError("invalid_move", f"invalid move {ply}: {excerpt(usi)} ({shorten(str(error))})") from None
+        entries.append({"ply": ply, "usi": forms["usi"], "label": forms["japanese"], "forms": forms})
+    played = tuple(entry["usi"] for entry in entries)
+    return StoredRecord(key=record_key(start, played), start_sfen=start, moves=entries, end_sfen=board.sfen(),
+                        created_at=time.time())
+
+
 @dataclass(frozen=True)
 class AnalysisSettings:
     """The server's choices for whole-game analysis (``create_app(analysis=...)``)."""
@@ -242,6 +294,8 @@ class _Analysis:
     total: int = 0
     cancelled: bool = False
     task: asyncio.Task[None] | None = None
+    save: Callable[[StoredAnalysis], None] | None = None
+    """Where the result is stored (default: with the game)."""
 
     def message(self) -> AnalysisMessage:
         return AnalysisMessage(status=self.status, done=self.done, total=self.total)
@@ -307,8 +361,11 @@ class AnalysisService:
         code = self._failed.get(game_id)
         return None if code is None else AnalysisMessage(status="failed", code=code)
 
-    def start(self, game_id: str, start_sfen: str, moves: tuple[str, ...]) -> AnalysisMessage:
-        """Queue the analysis of a finished game (its status if it is already queued or running).
+    def start(self, game_id: str, start_sfen: str, moves: tuple[str, ...], *,
+              save: Callable[[StoredAnalysis], None] | None = None) -> AnalysisMessage:
+        """Queue the analysis of a finished game (its status if it is already queued or running);
+        *save* (a :class:`~shogiban.web.store.GameStore` method, run on the store's thread) stores
+        the result (default: with the game; a record's key is :data:`RECORD_PREFIX` + its key).
 
         :raises RequestError: ``busy`` (503) when :attr:`AnalysisSettings.max_waiting` wait.
         """
@@ -318,7 +375,7 @@ class AnalysisService:
         if self.waiting >= self.settings.max_waiting:
             raise RequestError("busy", "the server is analysing other games: please try again later", 503)
         settings = self.settings
-        entry = _Analysis(game_id, next(self._ids), total=len(moves) + 1)
+        entry = _Analysis(game_id, next(self._ids), total=len(moves) + 1, save=save)
         job = AnalysisJob(entry.job_id, game_id, start_sfen, moves, settings.limit, settings.level,
                           settings.max_positions)
         self._active[game_id] = entry
@@ -353,8 +410,9 @@ class AnalysisService:
                 outcome = await self._execute(entry, job)
             if entry.cancelled or outcome.cancelled:
                 return  # cancel() said so already (or the service is closing)
-            stored = StoredAnalysis(entry.game_id, outcome.engine, outcome.limit, outcome.result, time.time())
-            await self.store.run(self.store.store.save_analysis, stored)
+            key = entry.game_id.removeprefix(RECORD_PREFIX)
+            stored = StoredAnalysis(key, outcome.engine, outcome.limit, outcome.result, time.time())
+            await self.store.run(entry.save or self.store.store.save_analysis, stored)
             self.notify(entry.game_id, AnalysisMessage(status="done", done=entry.total, total=entry.total,
                                                        result=outcome.result))
         except asyncio.CancelledError:

@@ -245,3 +245,71 @@ def test_progress_is_shown_and_the_analysis_can_be_cancelled(gated_server: tuple
     expect(page.locator("#analysis-graph")).to_be_visible()
     expect(page.locator("#analysis-moves li[data-ply]")).to_have_count(total)
     context.close()
+
+
+#: A record whose black rook goes where a pawn takes it (ply 7: a blunder) and is taken (ply 8).
+BLUNDER_RECORD = "position startpos moves 3g3f 3c3d 3f3e 3d3e 2h3h 8c8d 3h3f 3e3f"
+
+
+def test_a_pasted_record_is_analysed_from_the_record_viewer(server: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/record")
+    page.locator("#record-text").fill(BLUNDER_RECORD)
+    page.locator("#open-button").click()
+    page.locator("#analyse-record").click()
+    # Its own page (a link to share): the analysis runs and its result replaces the request.
+    page.wait_for_url(re.compile(r"/records/analysis/[0-9a-f]{64}$"))
+    key = page.url.rsplit("/", 1)[1]
+    graph = page.locator("#analysis-graph")
+    expect(graph).to_be_visible()
+    view = page.locator("#analysis-view")
+    expect(view).to_have_attribute("data-ply", "8")
+    expect(page.locator("#analysis-moves li[data-ply]")).to_have_count(9)
+    # The rook move is a blunder on the list.
+    blunder = page.locator('#analysis-moves li[data-ply="7"]')
+    expect(blunder).to_have_attribute("data-label", "blunder")
+    expect(blunder.locator(".label-badge")).to_have_text(translate("ui.analysis.label.blunder", "en"))
+    # In Japanese notation the best line is the server's Japanese forms (no record upload asked).
+    with urllib.request.urlopen(f"{server}/api/records/analysis/{key}", timeout=30) as answer:
+        result = json.loads(answer.read())["result"]
+    uploads: list[str] = []
+    page.on("request", lambda request: uploads.append(request.url) if request.url.endswith("/api/records") else None)
+    page.select_option("#notation-select", "japanese")
+    blunder.click()
+    expect(view).to_have_attribute("data-ply", "7")
+    line = result["positions"][7]["best_line"]
+    expect(page.locator("#best-move")).to_have_text(translate("ui.analysis.best_move", "en", move=line[0]["japanese"]))
+    expect(page.locator("#best-line")).to_have_text(
+        translate("ui.analysis.best_line", "en", line=" ".join(step["japanese"] for step in line)))
+    expect(blunder.locator(".label")).to_have_text("▲３六飛")
+    assert uploads == []
+    # The same record sent again: the same link, the result at once.
+    page.goto(f"{server}/record")
+    page.locator("#record-text").fill(BLUNDER_RECORD)
+    page.locator("#open-button").click()
+    page.locator("#analyse-record").click()
+    page.wait_for_url(f"{server}/records/analysis/{key}")
+    expect(graph).to_be_visible()
+    expect(page.locator("#request-analysis")).to_have_count(0)
+    assert errors == []
+    context.close()
+
+
+def test_a_finished_games_tools_link_to_its_analysis(server: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    game_id = finished_game(server)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    page.goto(f"{server}/game/{game_id}")
+    link = page.locator(".tools-card #analyse-tools-link")
+    expect(link).to_have_attribute("href", f"/games/{game_id}/analysis")
+    expect(link).to_have_text(translate("ui.analysis.open", "en"))
+    context.close()

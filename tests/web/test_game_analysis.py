@@ -197,3 +197,52 @@ def test_an_analysis_never_holds_up_the_moves_of_another_game(
     assert client.get(f"/api/games/{analysed}/analysis").json()["status"] == "running"  # still at it
     gate.touch()
     wait_status(client, analysed, "done")
+
+
+def without_best_lines(result: dict[str, Any]) -> dict[str, Any]:
+    """*result* without the server's one addition (each position's ``best_line``)."""
+    positions = [{k: v for k, v in p.items() if k != "best_line"} for p in result["positions"]]
+    return result | {"positions": positions}
+
+
+def test_the_stored_result_is_analyse_json_with_best_lines_in_every_notation(
+    make_client: Callable[..., TestClient], tmp_path: Path,
+) -> None:
+    import subprocess
+    import sys
+
+    from shogiban import Board
+    from shogiban.notation.forms import move_forms
+    from shogiban.web.game_analysis import MAX_LINE_FORMS
+
+    client = make_client(analysis=AnalysisSettings(limit=Limit(depth=2), poll_seconds=0.01))
+    game_id = finished_game(client)
+    assert client.post(f"/api/games/{game_id}/analysis").status_code == 202
+    result = wait_status(client, game_id, "done")["result"]
+    jsonschema.validate(result, SCHEMA)
+    start = client.get(f"/api/games/{game_id}").json()["game"]["start_sfen"]
+    # Each best line: its first moves (at most MAX_LINE_FORMS) as the room gives played moves.
+    board = Board(start)
+    lines = 0
+    for entry in result["positions"]:
+        if entry["ply"]:
+            board.push_usi(MOVES[entry["ply"] - 1])
+        if not entry.get("pv"):
+            continue
+        line = entry["best_line"]
+        assert 1 <= len(line) <= MAX_LINE_FORMS
+        assert [step["usi"] for step in line] == entry["pv"][:MAX_LINE_FORMS]
+        after = board.copy()
+        for step in line:
+            move = after.parse_usi(step["usi"])
+            assert step == move_forms(after, move)
+            after.push(move)
+        lines += 1
+    assert lines == len(MOVES) + 1
+    # Without them it is `shogiban analyse --json` on the same game and limit (named by its file).
+    record = tmp_path / "game.sfen"
+    record.write_text(f"position sfen {start} moves {' '.join(MOVES)}\n", encoding="utf-8")
+    command = [sys.executable, "-m", "shogiban", "analyse", str(record), "--json", "--depth", "2", "--no-cache"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
+    cli = json.loads(done.stdout.splitlines()[0])
+    assert without_best_lines(result) == cli | {"name": game_id}

@@ -21,11 +21,15 @@ server is busy or its storage fails):
 * ``POST|GET|DELETE /api/games/{id}/analysis`` -- whole-game analysis of a finished game: start it
   (202; the stored result at once, 200, when there is one), where it is, cancel it (see
   :mod:`shogiban.web.game_analysis`).
+* ``POST /api/records/analysis`` -- ``{"sfen", "moves"}``: analyse a record's main line (from the
+  record viewer); answers its ``key`` (the sha256 of the normalised record) and status, 202, or at
+  once the stored result, 200, when that record was analysed before.
+  ``GET|DELETE /api/records/analysis/{key}`` -- where it is (with the record's moves), cancel it.
 * ``POST /api/records`` -- read a record (raw file body, or JSON ``{"text"}``) into the viewer's tree.
 * ``POST /api/records/export?format=kif`` -- convert a record (same body) for download.
 * ``WS   /ws/games/{id}`` -- play and watch; see :mod:`shogiban.web.messages`.
 * ``GET  /games/{id}/analysis`` -- the page reviewing a finished game's analysis
-  (``static/js/pages/analysis.js``).
+  (``static/js/pages/analysis.js``); ``GET /records/analysis/{key}`` -- the same page for a record.
 
 Every route is a :class:`~shogiban.web.routing.CheckedRoute`: its parameters and body are
 declared in :mod:`shogiban.web.schema` and checked before the handler runs.  Records are read and
@@ -60,7 +64,7 @@ from shogiban.web.bus import RedisBus
 from shogiban.web.connections import Admission, Connection
 from shogiban.web.editor import routes as editor_routes
 from shogiban.web.editor import solver_pool
-from shogiban.web.game_analysis import AnalysisService, AnalysisSettings
+from shogiban.web.game_analysis import RECORD_PREFIX, AnalysisService, AnalysisSettings, prepare_record
 from shogiban.web.i18n_routes import routes as i18n_routes
 from shogiban.web.lease import CHECK_SECONDS as LEASE_CHECK_SECONDS
 from shogiban.web.lease import RedisLeases
@@ -98,11 +102,13 @@ from shogiban.web.schema import (
     JOIN,
     MAX_UPLOAD_BYTES,
     NEW_GAME,
+    RECORD_ANALYSIS,
     RECORD_FORMAT,
+    RECORD_KEY,
     RequestError,
     excerpt,
 )
-from shogiban.web.store import AsyncStore, GameStore, default_database_url
+from shogiban.web.store import AsyncStore, GameStore, StoredRecord, default_database_url
 from shogiban.web.thinking import BuiltinEngines, Thinker, UsiEngines, engine_available
 
 log = logging.getLogger(__name__)
@@ -228,6 +234,7 @@ def create_app(
     admission = Admission(limits)
     game_starts = RateLimiter(limits.game_burst, limits.games_per_minute / 60, limits.tracked_addresses)
     uploads = RateLimiter(limits.upload_burst, limits.uploads_per_minute / 60, limits.tracked_addresses)
+    analysis_requests = RateLimiter(limits.analysis_burst, limits.analyses_per_minute / 60, limits.tracked_addresses)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -328,6 +335,10 @@ def create_app(
         if not uploads.allow(client_address(request), time.monotonic()):
             raise RequestError("too_fast", "too many records at once: please wait a little", 429)
 
+    def limit_analyses(request: Request) -> None:
+        if not analysis_requests.allow(client_address(request), time.monotonic()):
+            raise RequestError("too_fast", "too many analysis requests at once: please wait a little", 429)
+
     async def known_room(game_id: str) -> GameRoom:
         room = await rooms().get(game_id)
         if room is None:
@@ -369,6 +380,12 @@ def create_app(
         game_id: str = checked.params["game_id"]
         await known_room(game_id)  # an unknown game: the 404 error page
         return render_shell(request, page="analysis", title_key="ui.analysis.title", data={"game_id": game_id},
+                            show_learn=bool(learn_routes))
+
+    async def page_record_analysis(request: Request, checked: Checked) -> Response:
+        key: str = checked.params["key"]
+        await known_record(key)  # an unknown record: the 404 error page
+        return render_shell(request, page="analysis", title_key="ui.analysis.title", data={"record_key": key},
                             show_learn=bool(learn_routes))
 
     async def healthz(request: Request, checked: Checked) -> Response:
@@ -484,6 +501,7 @@ def create_app(
     async def api_start_analysis(request: Request, checked: Checked) -> Response:
         game_id: str = checked.params["game_id"]
         refuse_foreign(request)
+        limit_analyses(request)
         room = await finished_room(game_id)
         answer = await stored_analysis(room)
         if answer is not None:
@@ -513,6 +531,70 @@ def create_app(
         analyses: AnalysisService = state["analyses"]
         cancelled = analyses.cancel(game_id)
         return analysis_response(cancelled) if cancelled is not None else JSONResponse({"status": "none"})
+
+    async def known_record(key: str) -> StoredRecord:
+        store: AsyncStore = state["store"]
+        record = await store.run(store.store.load_record, key)
+        if record is None:
+            raise RequestError("unknown_record", f"unknown record analysis: {excerpt(key)}", 404)
+        return record
+
+    def record_answer(record: StoredRecord, message: AnalysisMessage | None, status_code: int = 200) -> Response:
+        """Where the record's analysis is (``none``: never asked here, or cancelled), with the
+        record itself (its moves in every notation, the positions at its ends), for the page."""
+        body: dict[str, Any] = {"status": "none"}
+        if message is not None:
+            body = message.model_dump(mode="json", exclude={"type", "v"})
+        body.update(key=record.key, url=f"/records/analysis/{record.key}", start_sfen=record.start_sfen,
+                    moves=record.moves, position={"sfen": record.end_sfen})
+        return JSONResponse(body, status_code=status_code)
+
+    def record_status(record: StoredRecord) -> tuple[AnalysisMessage | None, int]:
+        analyses: AnalysisService = state["analyses"]
+        current = analyses.status(RECORD_PREFIX + record.key)
+        if current is not None and current.status != "failed":
+            return current, 202
+        if record.analysis is not None:
+            total = len(record.analysis.result.get("positions", ()))
+            return AnalysisMessage(status="done", done=total, total=total, result=record.analysis.result), 200
+        return current, 200
+
+    async def api_start_record_analysis(request: Request, checked: Checked) -> Response:
+        refuse_foreign(request)
+        limit_analyses(request)
+        analyses: AnalysisService = state["analyses"]
+        store: AsyncStore = state["store"]
+        body = checked.body
+        loop = asyncio.get_running_loop()
+        # Replaying up to a thousand moves (and writing each in every notation) is a thread's work.
+        record = await loop.run_in_executor(state["cpu"], prepare_record, body["sfen"], body["moves"],
+                                            analyses.settings.max_positions)
+        stored = await store.run(store.store.load_record, record.key)
+        if stored is not None:
+            message, status_code = record_status(stored)
+            if message is not None and message.status in ("done", "queued", "running"):
+                return record_answer(stored, message, status_code)
+            record = stored
+        if not engine_available():
+            raise RequestError("no_engine", "the built-in engine is not available on this server", 503)
+        if stored is None:  # stored before its analysis starts, whose result updates it
+            await store.run(store.store.add_record, record)
+        moves = tuple(entry["usi"] for entry in record.moves)
+        message = analyses.start(RECORD_PREFIX + record.key, record.start_sfen, moves,
+                                 save=store.store.save_record_analysis)
+        return record_answer(record, message, 202)
+
+    async def api_record_analysis(request: Request, checked: Checked) -> Response:
+        record = await known_record(checked.params["key"])
+        message, _ = record_status(record)
+        return record_answer(record, message)
+
+    async def api_cancel_record_analysis(request: Request, checked: Checked) -> Response:
+        refuse_foreign(request)
+        record = await known_record(checked.params["key"])
+        analyses: AnalysisService = state["analyses"]
+        cancelled = analyses.cancel(RECORD_PREFIX + record.key)
+        return record_answer(record, cancelled)
 
     async def game_socket(websocket: WebSocket, params: dict[str, Any]) -> None:
         game_id: str = params["game_id"]
@@ -573,6 +655,11 @@ def create_app(
         CheckedRoute("/api/games/{game_id}/analysis", api_analysis, params={"game_id": GAME_ID}),
         CheckedRoute("/api/games/{game_id}/analysis", api_cancel_analysis, methods=["DELETE"],
                      params={"game_id": GAME_ID}),
+        CheckedRoute("/records/analysis/{key}", page_record_analysis, params={"key": RECORD_KEY}, page=True),
+        CheckedRoute("/api/records/analysis", api_start_record_analysis, methods=["POST"], body=RECORD_ANALYSIS),
+        CheckedRoute("/api/records/analysis/{key}", api_record_analysis, params={"key": RECORD_KEY}),
+        CheckedRoute("/api/records/analysis/{key}", api_cancel_record_analysis, methods=["DELETE"],
+                     params={"key": RECORD_KEY}),
         CheckedRoute("/api/records", api_read_record, methods=["POST"], body=Upload(MAX_UPLOAD_BYTES)),
         CheckedRoute("/api/records/export", api_export_record, methods=["POST"], query=EXPORT_QUERY,
                      body=Upload(MAX_UPLOAD_BYTES)),

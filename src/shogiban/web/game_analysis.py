@@ -15,6 +15,11 @@ status), one running at a time, at most :attr:`AnalysisSettings.max_waiting` wai
 refused with ``busy``, 503).  A queued analysis can be cancelled at once, a running one
 between two searches (within one search's time).
 
+An uploaded record is analysed the same way (``POST /api/records/analysis``): it is checked and
+keyed off the event loop (:func:`prepare_record`: the sha256 of its normalised start SFEN and
+moves), stored (:class:`~shogiban.web.store.RecordAnalysisRow`), and queued under
+:data:`RECORD_PREFIX` + its key, in the same queue and with the same limits as games.
+
 With ``--redis`` and a live ``shogiban worker`` taking the ``analysis`` queue, the same
 :func:`run_analysis` runs there instead, as an RQ job (:class:`RemoteAnalyses`, implemented by
 :class:`shogiban.web.job_queue.QueuedAnalyses`): progress and cancellation go through Redis, a
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import itertools
 import logging
 import os
@@ -39,7 +45,7 @@ from typing import Any, Literal, Protocol
 from shogiban.engines.limit import Limit
 from shogiban.web.messages import AnalysisMessage
 from shogiban.web.schema import RequestError
-from shogiban.web.store import AsyncStore, StoredAnalysis
+from shogiban.web.store import AsyncStore, StoredAnalysis, StoredRecord
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +62,11 @@ MAX_POSITIONS = 1000
 WORKER_NICENESS = 19
 #: Listed as the job to stop when the service closes: the running analysis stops.
 STOP_ALL = -1
+#: Moves of each position's best line given in every notation (``best_line``); the whole line
+#: stays in USI in ``pv``.
+MAX_LINE_FORMS = 10
+#: The service's key of a record's analysis: this + the record's key (game ids have no colon).
+RECORD_PREFIX = "record:"
 
 Status = Literal["queued", "running", "done", "cancelled", "failed"]
 
@@ -119,15 +130,57 @@ def cancel_requested(job_id: int) -> bool:
 def _engine(level: int) -> Any:
     global _ENGINE
     if _ENGINE is None:
-        from shogiban.engines import SimpleEngine
+        from shogiban.analysis.batch import EngineSpec
 
-        _ENGINE = SimpleEngine.builtin(level=level, seed=0)
+        _ENGINE = EngineSpec(level=level).start()  # the engine `shogiban analyse` runs
     return _ENGINE
 
 
+def best_line_forms(start_sfen: str, moves: tuple[str, ...], result: dict[str, Any],
+                    max_moves: int = MAX_LINE_FORMS) -> dict[str, Any]:
+    """*result* (``GameAnalysis.to_json()`` of the game *start_sfen* + *moves*) with, for each
+    analysed position, ``best_line``: the first *max_moves* moves of its ``pv``, each in every
+    notation the pages offer (:func:`shogiban.notation.forms.move_forms`, as the game room gives
+    each played move).  Nothing else is changed: without ``best_line`` it is the same as
+    ``shogiban analyse --json``.  A line that stops being legal is cut there.
+    """
+    from shogiban.board import Board
+    from shogiban.errors import ShogibanError
+    from shogiban.move import Move
+    from shogiban.notation.forms import move_forms
+
+    board = Board(start_sfen)
+    played = 0
+    positions: list[dict[str, Any]] = []
+    for entry in result.get("positions", ()):
+        ply = entry.get("ply", 0)
+        while played < min(ply, len(moves)):
+            board.push_usi(moves[played])
+            played += 1
+        entry = dict(entry)
+        pv = entry.get("pv")
+        if isinstance(pv, list) and pv:
+            line: list[dict[str, str]] = []
+            after = board.copy()
+            for usi in pv[:max_moves]:
+                try:
+                    move = Move.from_usi(usi)
+                    line.append(move_forms(after, move))
+                    after.push(move)
+                except (ShogibanError, ValueError):
+                    break
+            entry["best_line"] = line
+        positions.append(entry)
+    return result | {"positions": positions} if "positions" in result else dict(result)
+
+
 def run_analysis(job: AnalysisJob) -> AnalysisOutcome:
-    """Analyse *job*'s game (runs in the worker process)."""
+    """Analyse *job*'s game (runs in the worker process).  The result is ``shogiban analyse
+    --json``'s for the same game and limit (named by the job's key, not a file), with each
+    position's best line in every notation (:func:`best_line_forms`), computed here, once,
+    before it is stored."""
     from shogiban.analysis import Analyser, Progress, limit_text
+    from shogiban.analysis.batch import EngineSpec
     from shogiban.kifu.game import Game, GameNode
     from shogiban.move import Move
 
@@ -153,13 +206,61 @@ def run_analysis(job: AnalysisJob) -> AnalysisOutcome:
     watcher = threading.Thread(target=watch, name="analysis-cancel", daemon=True)
     watcher.start()
     try:
-        analyser = Analyser(engine, job.limit)
+        # As `shogiban analyse --engine builtin:LEVEL` runs and names it: each position searched
+        # afresh, so the same game and limit give the same analysis here, on a worker and there.
+        analyser = Analyser(engine, job.limit, independent=True,
+                            engine_name=EngineSpec(level=job.level).display_name(engine.name))
         analysis = analyser.game(game, progress=progress, cancel=stop, max_positions=job.max_positions)
     finally:
         finished.set()
         watcher.join()
-    return AnalysisOutcome(engine=analyser.engine_name, limit=limit_text(job.limit),
-                           result=analysis.to_json(name=job.game_id), cancelled=analysis.cancelled)
+    result = best_line_forms(job.start_sfen, job.moves, analysis.to_json(name=job.game_id))
+    return AnalysisOutcome(engine=analyser.engine_name, limit=limit_text(job.limit), result=result,
+                           cancelled=analysis.cancelled)
+
+
+def record_key(start_sfen: str, moves: tuple[str, ...]) -> str:
+    """The key of a record's analysis: the sha256 (hex) of its normalised start SFEN and moves.
+
+    >>> record_key("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", ("7g7f",))[:12]
+    'b86446d334b0'
+    """
+    return hashlib.sha256(f"{start_sfen}\nmoves {' '.join(moves)}".encode()).hexdigest()
+
+
+def prepare_record(sfen: str, moves: list[str], max_positions: int = MAX_POSITIONS) -> StoredRecord:
+    """Check a record to analyse (its start SFEN and main-line USI moves) and normalise it: the
+    start SFEN as the board writes it, each move with its notations (as a game's moves), its key
+    (:func:`record_key`).  Replays the moves: run it off the event loop.
+
+    :raises RequestError: ``too_large`` (413) past *max_positions* positions, ``invalid_sfen`` or
+        ``invalid_move`` (400).
+    """
+    from shogiban.board import Board
+    from shogiban.errors import ShogibanError
+    from shogiban.notation.forms import move_forms
+    from shogiban.web.schema import excerpt, shorten
+
+    if len(moves) + 1 > max_positions:
+        raise RequestError("too_large", f"too many moves to analyse: {len(moves)} (at most {max_positions - 1})",
+                           413)
+    try:
+        board = Board(sfen)
+    except (ShogibanError, ValueError) as error:
+        raise RequestError("invalid_sfen", f"invalid start position: {excerpt(sfen)} ({shorten(str(error))})") from None
+    start = board.sfen()
+    entries: list[dict[str, Any]] = []
+    for ply, usi in enumerate(moves, 1):
+        try:
+            move = board.parse_usi(usi)
+            forms = move_forms(board, move)
+            board.push(move)
+        except (ShogibanError, ValueError) as error:
+            raise RequestError("invalid_move", f"invalid move {ply}: {excerpt(usi)} ({shorten(str(error))})") from None
+        entries.append({"ply": ply, "usi": forms["usi"], "label": forms["japanese"], "forms": forms})
+    played = tuple(entry["usi"] for entry in entries)
+    return StoredRecord(key=record_key(start, played), start_sfen=start, moves=entries, end_sfen=board.sfen(),
+                        created_at=time.time())
 
 
 @dataclass(frozen=True)
@@ -193,6 +294,8 @@ class _Analysis:
     total: int = 0
     cancelled: bool = False
     task: asyncio.Task[None] | None = None
+    save: Callable[[StoredAnalysis], None] | None = None
+    """Where the result is stored (default: with the game)."""
 
     def message(self) -> AnalysisMessage:
         return AnalysisMessage(status=self.status, done=self.done, total=self.total)
@@ -258,8 +361,11 @@ class AnalysisService:
         code = self._failed.get(game_id)
         return None if code is None else AnalysisMessage(status="failed", code=code)
 
-    def start(self, game_id: str, start_sfen: str, moves: tuple[str, ...]) -> AnalysisMessage:
-        """Queue the analysis of a finished game (its status if it is already queued or running).
+    def start(self, game_id: str, start_sfen: str, moves: tuple[str, ...], *,
+              save: Callable[[StoredAnalysis], None] | None = None) -> AnalysisMessage:
+        """Queue the analysis of a finished game (its status if it is already queued or running);
+        *save* (a :class:`~shogiban.web.store.GameStore` method, run on the store's thread) stores
+        the result (default: with the game; a record's key is :data:`RECORD_PREFIX` + its key).
 
         :raises RequestError: ``busy`` (503) when :attr:`AnalysisSettings.max_waiting` wait.
         """
@@ -269,7 +375,7 @@ class AnalysisService:
         if self.waiting >= self.settings.max_waiting:
             raise RequestError("busy", "the server is analysing other games: please try again later", 503)
         settings = self.settings
-        entry = _Analysis(game_id, next(self._ids), total=len(moves) + 1)
+        entry = _Analysis(game_id, next(self._ids), total=len(moves) + 1, save=save)
         job = AnalysisJob(entry.job_id, game_id, start_sfen, moves, settings.limit, settings.level,
                           settings.max_positions)
         self._active[game_id] = entry
@@ -304,8 +410,9 @@ class AnalysisService:
                 outcome = await self._execute(entry, job)
             if entry.cancelled or outcome.cancelled:
                 return  # cancel() said so already (or the service is closing)
-            stored = StoredAnalysis(entry.game_id, outcome.engine, outcome.limit, outcome.result, time.time())
-            await self.store.run(self.store.store.save_analysis, stored)
+            key = entry.game_id.removeprefix(RECORD_PREFIX)
+            stored = StoredAnalysis(key, outcome.engine, outcome.limit, outcome.result, time.time())
+            await self.store.run(entry.save or self.store.store.save_analysis, stored)
             self.notify(entry.game_id, AnalysisMessage(status="done", done=entry.total, total=entry.total,
                                                        result=outcome.result))
         except asyncio.CancelledError:

@@ -45,6 +45,12 @@ class ServerLimits:
     """Record uploads (viewing, converting, downloading) one address may send per minute."""
     upload_burst: int = 20
     """... and at once."""
+    analyses_per_minute: float = 10.0
+    """Whole-game analysis requests (``POST`` of a game's or a record's analysis) one address
+    may send per minute, on average: 10, ..."""
+    analysis_burst: int = 10
+    """... and 10 at once (over that: ``too_fast``, 429).  The analyses themselves are bounded by
+    the analysis queue (:class:`shogiban.web.game_analysis.AnalysisSettings`)."""
     parse_workers: int = 2
     """Processes reading records."""
     parse_seconds: float = 10.0

@@ -516,6 +516,27 @@ class GamePageQuery(RequestModel):
 GAME_PAGE_QUERY = Query(GamePageQuery)
 
 
+#: Moves a record sent for analysis may have (``game_analysis.MAX_POSITIONS``; the server's own
+#: bound, :class:`~shogiban.web.game_analysis.AnalysisSettings`, is checked after).
+MAX_ANALYSED_MOVES = 1000
+#: A USI move's syntax (whether it is legal is checked by replaying the record).
+UsiMoveText = Annotated[str, StringConstraints(max_length=8,
+                                              pattern=r"^([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])$")]
+
+
+class RecordAnalysisRequest(ClosedRequestModel):
+    """``POST /api/records/analysis``: a record's start SFEN and main-line USI moves."""
+
+    sfen: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    moves: Annotated[list[UsiMoveText], Field(max_length=MAX_ANALYSED_MOVES)]
+
+
+RECORD_ANALYSIS = Body("record to analyse", RecordAnalysisRequest, code="bad_record", empty_is_object=False)
+#: A record analysis' key: the sha256 of the record (:func:`shogiban.web.game_analysis.record_key`).
+RECORD_KEY = Param(Annotated[str, StringConstraints(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")],
+                   "unknown_record", 404, "record analysis")
+
+
 class PositionRequest(RequestModel):
     """A position from the editor; ``defender_hand`` (tsume): the defender holds every other piece."""
 

@@ -116,6 +116,39 @@ class GameAnalysisRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+class RecordAnalysisRow(Base):
+    """An uploaded record asked to be analysed (``POST /api/records/analysis``): the sibling of
+    :class:`GameAnalysisRow` for a record that is no game here, keyed by the sha256 of its
+    normalised start SFEN and moves (:func:`shogiban.web.game_analysis.record_key`), so the same
+    record is analysed once and its link can be shared.  Stored when asked (``result`` None until
+    the analysis is done), so every web process knows the record.  A database older than this
+    table gets it from ``create_all`` at start."""
+
+    __tablename__ = "record_analyses"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    start_sfen: Mapped[str] = mapped_column(Text)
+    moves: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    """The main line: ``{"ply", "usi", "label", "forms"}`` per move (as a game's ``MoveEntry``)."""
+    end_sfen: Mapped[str] = mapped_column(Text)
+    engine: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    limit: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+@dataclass(frozen=True)
+class StoredRecord:
+    """A record asked to be analysed, and its analysis once done."""
+
+    key: str
+    start_sfen: str
+    moves: list[dict[str, Any]]
+    end_sfen: str
+    created_at: float
+    analysis: StoredAnalysis | None = None
+
+
 @dataclass(frozen=True)
 class StoredAnalysis:
     """A stored whole-game analysis."""
@@ -353,6 +386,32 @@ class GameStore:
                 return None
             return StoredAnalysis(game_id=row.game_id, engine=row.engine, limit=row.limit, result=dict(row.result),
                                   created_at=row.created_at)
+
+    def add_record(self, record: StoredRecord) -> None:
+        """Store a record asked to be analysed, unless it is stored already (its analysis kept)."""
+        with self._session.begin() as session:
+            if session.get(RecordAnalysisRow, record.key) is None:
+                session.add(RecordAnalysisRow(key=record.key, start_sfen=record.start_sfen, moves=record.moves,
+                                              end_sfen=record.end_sfen, created_at=record.created_at))
+
+    def save_record_analysis(self, analysis: StoredAnalysis) -> None:
+        """Store the analysis of the record keyed ``analysis.game_id`` (its record is stored)."""
+        with self._session.begin() as session:
+            session.execute(update(RecordAnalysisRow).where(RecordAnalysisRow.key == analysis.game_id).values(
+                engine=analysis.engine, limit=analysis.limit, result=analysis.result))
+
+    def load_record(self, key: str) -> StoredRecord | None:
+        """The record keyed *key* with its analysis when done, or None."""
+        with self._session() as session:
+            row = session.get(RecordAnalysisRow, key)
+            if row is None:
+                return None
+            analysis = None
+            if row.result is not None:
+                analysis = StoredAnalysis(game_id=row.key, engine=row.engine or "", limit=row.limit or "",
+                                          result=dict(row.result), created_at=row.created_at)
+            return StoredRecord(key=row.key, start_sfen=row.start_sfen, moves=list(row.moves), end_sfen=row.end_sfen,
+                                created_at=row.created_at, analysis=analysis)
 
     def ping(self) -> None:
         """Reach the database (``SELECT 1``); raises SQLAlchemyError when it cannot be reached."""

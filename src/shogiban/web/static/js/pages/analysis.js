@@ -1,10 +1,11 @@
-// The analysis page (/games/{id}/analysis): a finished game reviewed with the server's analysis.
-// It asks for the analysis (POST), follows its progress by asking again every second (GET: works
-// whichever web process runs it), can cancel it (DELETE), and once it is done shows the evaluation
-// graph, the moves with their labels, the board with the engine's best move as an arrow and its
-// line, the accuracy of each side, the key moments and the missed mates.  The browser knows no
-// rules: positions come from the analysis, move texts from the server (the game's moves, and the
-// best lines read as USI records by POST /api/records).
+// The analysis page (/games/{id}/analysis, or /records/analysis/{key} for a record sent from the
+// record viewer): a finished game reviewed with the server's analysis.  It asks for the analysis
+// (POST), follows its progress by asking again every second (GET: works whichever web process runs
+// it), can cancel it (DELETE), and once it is done shows the evaluation graph, the moves with their
+// labels, the board with the engine's best move as an arrow and its line, the accuracy of each
+// side, the key moments and the missed mates.  The browser knows no rules: positions come from
+// the analysis, move texts from the server (the game's or record's moves, and each position's
+// best line, in every notation: `best_line`).
 
 import { createBoard } from "../board.js";
 import { currentLanguage, onLanguageChange, t } from "../i18n.js";
@@ -13,7 +14,6 @@ import { moveText, moveTextLang, onNotationChange } from "../notation.js";
 import { api, errorText, fill, h, postJson, sideName, toast } from "../util.js";
 
 const POLL_MS = 1000;
-const LINE_DELAY_MS = 250; // a best line is asked for once the player stops on a move
 const SVG_NS = "http://www.w3.org/2000/svg";
 const GRAPH_W = 600;
 const GRAPH_H = 160;
@@ -45,15 +45,22 @@ function joinWords(parts) {
   return parts.filter(Boolean).reduce((a, b) => t("ui.analysis.join", { a, b }));
 }
 
+/** A best line's step ({japanese, western, kitao, csa, usi}) as moveText reads a move. */
+function lineStep(forms) {
+  return { usi: forms.usi, label: forms.japanese, forms };
+}
+
 export async function mount(root) {
   const gameId = document.body.dataset.gameId;
-  let game = null; // GET /api/games/{id}: {game, moves, position, outcome}
+  const recordKey = document.body.dataset.recordKey; // a record's analysis, not a game's
+  const analysisUrl = recordKey ? `/api/records/analysis/${encodeURIComponent(recordKey)}`
+    : `/api/games/${encodeURIComponent(gameId)}/analysis`;
+  let game = null; // GET /api/games/{id}: {game, moves, position, outcome}; a record: its moves and end
+  let record = null; // a record's start SFEN and moves, to ask for its analysis again
   let result = null; // the analysis, once done
   let status = null; // the last answer about the analysis
   let ply = 0;
   let pollTimer = null;
-  let lineTimer = null;
-  const lines = new Map(); // ply -> the best line's moves as the record reader gives them (or "asking")
 
   const title = h("h1", { class: "page-title" });
   const statusCard = h("div", { class: "card status-card", id: "analysis-status" });
@@ -136,7 +143,6 @@ export async function mount(root) {
     renderNav();
     renderInfo();
     markGraph();
-    askLine(ply);
   }
 
   function renderNav() {
@@ -160,8 +166,7 @@ export async function mount(root) {
     info.hidden = !entry;
     if (!entry) return;
     const rate = typeof entry.win_rate === "number" ? Math.round(entry.win_rate * 100) : null;
-    const line = lines.get(ply);
-    const steps = Array.isArray(line) ? line : null;
+    const steps = Array.isArray(entry.best_line) && entry.best_line.length ? entry.best_line.map(lineStep) : null;
     const usiLine = entry.pv && entry.pv.length ? entry.pv : entry.best_move ? [entry.best_move] : [];
     const bestText = steps && steps.length ? moveText(steps[0]) : entry.best_move || "";
     const lineText = steps ? steps.map((step) => moveText(step)).join(" ") : usiLine.join(" ");
@@ -175,31 +180,6 @@ export async function mount(root) {
         text: t("ui.analysis.best_move", { move: bestText }) }) : null,
       lineText ? h("p", { class: "best-line muted", id: "best-line", lang: steps ? moveTextLang() : "en",
         text: t("ui.analysis.best_line", { line: lineText }) }) : null);
-  }
-
-  // The best line in the chosen notation: the server reads it as a USI record (its moves get
-  // every notation there).  Asked for once per ply, when the player stays on it a moment.
-  function askLine(target) {
-    clearTimeout(lineTimer);
-    const entry = position(target);
-    if (!entry || !entry.sfen || lines.has(target) || !(entry.pv && entry.pv.length)) return;
-    lineTimer = setTimeout(async () => {
-      lines.set(target, "asking");
-      try {
-        const record = `position sfen ${entry.sfen} 1 moves ${entry.pv.join(" ")}`;
-        const tree = await postJson("/api/records", { text: record });
-        const steps = [];
-        let node = tree.nodes[0];
-        while (node && node.children && node.children.length) {
-          node = tree.nodes[node.children[0]];
-          if (node.usi) steps.push(node);
-        }
-        lines.set(target, steps);
-        if (target === ply) renderInfo();
-      } catch (error) {
-        lines.delete(target); // shown in USI meanwhile; asked again on the next visit
-      }
-    }, LINE_DELAY_MS);
   }
 
   function renderList() {
@@ -350,7 +330,7 @@ export async function mount(root) {
 
   async function poll() {
     try {
-      show(await api(`/api/games/${encodeURIComponent(gameId)}/analysis`));
+      show(await api(analysisUrl));
     } catch (error) {
       pollTimer = setTimeout(poll, POLL_MS); // the server is busy or restarting: ask again
     }
@@ -358,7 +338,7 @@ export async function mount(root) {
 
   async function request() {
     try {
-      show(await api(`/api/games/${encodeURIComponent(gameId)}/analysis`, { method: "POST" }));
+      show(await (record ? postJson("/api/records/analysis", record) : api(analysisUrl, { method: "POST" })));
     } catch (error) {
       toast(errorText(error.code, error.message), "error");
     }
@@ -366,7 +346,7 @@ export async function mount(root) {
 
   async function cancel() {
     try {
-      const answer = await api(`/api/games/${encodeURIComponent(gameId)}/analysis`, { method: "DELETE" });
+      const answer = await api(analysisUrl, { method: "DELETE" });
       show(answer.status === "none" ? { status: "cancelled" } : answer);
     } catch (error) {
       toast(errorText(error.code, error.message), "error");
@@ -375,7 +355,8 @@ export async function mount(root) {
 
   function renderAll() {
     fill(title, t("ui.analysis.title"), " ",
-      h("a", { class: "btn small", href: `/game/${encodeURIComponent(gameId)}`, text: t("ui.analysis.back") }));
+      recordKey ? h("a", { class: "btn small", href: "/record", text: t("ui.analysis.back_record") })
+        : h("a", { class: "btn small", href: `/game/${encodeURIComponent(gameId)}`, text: t("ui.analysis.back") }));
     renderStatus();
     renderList();
     renderGraph();
@@ -397,13 +378,21 @@ export async function mount(root) {
     renderAll();
   });
 
+  let first = null; // a record's first answer: its moves and where its analysis is
   try {
-    game = await api(`/api/games/${encodeURIComponent(gameId)}`);
+    if (recordKey) {
+      first = await api(analysisUrl);
+      record = { sfen: first.start_sfen, moves: first.moves.map((move) => move.usi) };
+      game = { moves: first.moves, position: first.position, game: null };
+    } else {
+      game = await api(`/api/games/${encodeURIComponent(gameId)}`);
+    }
   } catch (error) {
     toast(errorText(error.code, error.message), "error");
     return;
   }
   ply = lastPly();
   renderAll();
-  await poll();
+  if (first) show(first);
+  else await poll();
 }

@@ -277,6 +277,8 @@ export async function mount(root) {
     const parts = [
       h("h2", { class: "card-title", text: t("ui.game.record") }),
       h("div", { class: "row wrap" }, h("span", { class: "muted", text: t("ui.game.download") }), ...downloads),
+      state.outcome ? h("div", { class: "row wrap", id: "analyse-tools" }, h("a", { class: "btn small", id: "analyse-tools-link",
+        href: `/games/${encodeURIComponent(gameId)}/analysis`, text: t("ui.analysis.open") })) : null,
       h("div", { class: "row wrap" },
         h("a", { class: "btn small", href: `/record?game=${encodeURIComponent(gameId)}`, text: t("ui.game.view_record") }),
         h("a", { class: "btn small", href: "/", text: t("ui.game.new_game") })),

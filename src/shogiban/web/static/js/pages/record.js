@@ -297,6 +297,21 @@ export async function mount(root) {
         h("button", { class: "btn primary", type: "button", id: "continue-computer", text: t("ui.record.vs_computer"), onclick: () => playFromHere("computer") }),
         h("button", { class: "btn", type: "button", id: "continue-friend", text: t("ui.record.vs_friend"), onclick: () => playFromHere("friend") }),
         h("button", { class: "btn", type: "button", text: t("ui.play.local"), onclick: () => playFromHere("local") })),
+      h("div", { class: "row wrap" }, h("button", { class: "btn", type: "button", id: "analyse-record", text: t("ui.record.analyse"),
+        onclick: async () => { // the main line from the start, analysed on the server (its page: a shareable link)
+          const moves = [];
+          for (let node = tree.nodes[0]; node && node.children && node.children.length;) {
+            node = tree.nodes[node.children[0]];
+            if (node.usi) moves.push(node.usi);
+          }
+          try {
+            const answer = await api("/api/records/analysis", { method: "POST", headers: { "Content-Type": "application/json" },
+              body: JSON.stringify({ sfen: tree.start_sfen, moves }) });
+            location.assign(answer.url);
+          } catch (error) {
+            toast(errorText(error.code, error.message), "error");
+          }
+        } })),
       h("h2", { class: "card-title", text: t("ui.record.download") }),
       h("div", { class: "row wrap" }, downloads),
       h("div", { class: "row wrap" }, h("button", { class: "btn ghost", type: "button", id: "another-button", text: t("ui.record.another"),

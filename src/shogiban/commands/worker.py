@@ -11,7 +11,8 @@ import sys
 from typing import Any
 
 #: The queue names by their short names on the command line.
-QUEUE_NAMES = {"moves": "shogiban-moves", "hints": "shogiban-hints", "analysis": "shogiban-analysis"}
+QUEUE_NAMES = {"moves": "shogiban-moves", "hints": "shogiban-hints", "live": "shogiban-live",
+               "analysis": "shogiban-analysis"}
 
 
 def _queues(text: str) -> list[str]:
@@ -37,7 +38,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--redis", required=True, metavar="URL", help="redis://HOST:PORT/N, as given to `shogiban serve`")
     p.add_argument("--queues", type=_queues, default=list(QUEUE_NAMES), metavar="LIST",
-                   help="queues to take jobs from, by priority (default: moves,hints,analysis)")
+                   help="queues to take jobs from, by priority (default: moves,hints,live,analysis)")
     p.add_argument("--burst", action="store_true", help="stop when the queues are empty (scripts, tests)")
     p.add_argument("--name", default=None, help="the worker's name (default: HOST.PID)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="logging detail")

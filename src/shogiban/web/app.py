@@ -273,6 +273,11 @@ def create_app(
         live_engines: dict[str, LiveSearches] = {}
         if engine_available() or live_settings.command is not None:
             live_engines["builtin"] = LiveEngines(live_settings.command, live_settings.searches)
+            if redis_url and live_settings.command is None:
+                from shogiban.web.live_queue import queued_live
+
+                # `shogiban worker`s search, when there are any
+                live_engines["builtin"] = queued_live(live_engines["builtin"], redis_url, live_settings.searches)
         if engine_command:
             live_engines["usi"] = LiveEngines(shlex.split(engine_command), live_settings.searches)
         state.update(store=store, services=services, rooms=rooms, cpu=cpu, pool=pool, bus=bus, analyses=analyses,

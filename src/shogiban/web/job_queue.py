@@ -7,7 +7,8 @@ processes, on this host or others, for every web process.
   Redis does not answer) it thinks in-process, with the :class:`BuiltinEngines` it wraps: the
   simple set-up needs nothing else.
 * Priority: a worker takes jobs from :data:`QUEUES` in order (RQ looks at its queues in the order
-  given), so computer moves go before hints, hints before analysis.
+  given), so computer moves go before hints, hints before live analysis
+  (:mod:`shogiban.web.live_queue`), and that before whole-game analysis.
 * Isolation: RQ's worker forks a work horse per job; an engine that crashes or hangs (past the
   job's timeout, from the game clock) ends that horse, never the worker.
 * The web side owns the retry: it waits for a job's reply until the request's own deadline (the
@@ -49,8 +50,9 @@ log = logging.getLogger(__name__)
 #: The queues, by priority: a worker always takes a computer move before a hint.
 MOVES_QUEUE = "shogiban-moves"
 HINTS_QUEUE = "shogiban-hints"
+LIVE_QUEUE = "shogiban-live"
 ANALYSIS_QUEUE = "shogiban-analysis"
-QUEUES = (MOVES_QUEUE, HINTS_QUEUE, ANALYSIS_QUEUE)
+QUEUES = (MOVES_QUEUE, HINTS_QUEUE, LIVE_QUEUE, ANALYSIS_QUEUE)
 #: Sorted sets of live workers, one per queue (:func:`workers_key`): name -> wall time of its last heartbeat.
 WORKERS_PREFIX = "shogiban:workers:"
 #: Heartbeats older than this are dropped when a worker starts (workers killed long ago).
@@ -151,7 +153,7 @@ def warm_up() -> None:
     prepare_engines()
 
 
-def _replies(payload: dict[str, Any], what: str) -> tuple[Any, str, Callable[[dict[str, Any]], None]]:
+def job_replies(payload: dict[str, Any], what: str) -> tuple[Any, str, Callable[[dict[str, Any]], None]]:
     """For the RQ job running now: its Redis connection, its reply id, and how to push a message
     to the web process waiting for it (the reply list expires if nobody reads it)."""
     from rq import get_current_job
@@ -179,7 +181,7 @@ def run_think(payload: dict[str, Any]) -> dict[str, Any]:
     from shogiban.children import die_with_parent
 
     die_with_parent()  # a horse never outlives its worker, even after kill -9
-    _, _, push = _replies(payload, "run_think")
+    _, _, push = job_replies(payload, "run_think")
     push({"started": WORKER_NAME, "pid": os.getpid()})
     log.info("worker %s thinking for game %s", WORKER_NAME, payload.get("game_id") or "-")
     started = time.monotonic()
@@ -279,7 +281,7 @@ def discard_job(connection: Any, job_id: str) -> None:
         log.warning("could not discard job %s: %s", job_id, error)
 
 
-class _JobQueueClient:
+class JobQueueClient:
     """What the web side of both job kinds shares: the Redis connections, the workers'
     heartbeats, waiting for a job's reply, and discarding a job.
 
@@ -344,7 +346,7 @@ def _failure(message: dict[str, Any]) -> EngineError:
     return EngineTerminatedError(str(message["error"]))
 
 
-class QueuedEngines(_JobQueueClient):
+class QueuedEngines(JobQueueClient):
     """Think through the job queue when a worker is alive, else in-process (see the module
     docstring).
 
@@ -564,7 +566,7 @@ def run_analysis_job(payload: dict[str, Any]) -> dict[str, Any]:
 
     from shogiban.web import game_analysis
 
-    connection, reply_id, push = _replies(payload, "run_analysis_job")
+    connection, reply_id, push = job_replies(payload, "run_analysis_job")
     push({"started": WORKER_NAME, "pid": os.getpid()})
     log.info("worker %s analysing game %s", WORKER_NAME, payload.get("game_id") or "-")
     started = time.monotonic()
@@ -595,7 +597,7 @@ class AnalysisRefusedError(EngineError):
         self.code = code
 
 
-class QueuedAnalyses(_JobQueueClient):
+class QueuedAnalyses(JobQueueClient):
     """The web side of analyses on the ``analysis`` queue: :class:`AnalysisService`'s remote
     runner.  :meth:`analyse` answers None when no worker takes the queue (or Redis does not
     answer): the service then runs the analysis in its own process, as without Redis.

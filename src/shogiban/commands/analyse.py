@@ -88,6 +88,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--max-positions", type=int_in(1, MAX_POSITIONS), default=DEFAULT_MAX_POSITIONS, metavar="N",
                    help=f"refuse a record with more positions to analyse (1..{MAX_POSITIONS}, "
                         f"default {DEFAULT_MAX_POSITIONS})")
+    p.add_argument("--db", metavar="URL",
+                   help="also store each game's analysis in this database (the web server's: the record viewer "
+                        "then shows it for the same record at once)")
     p.add_argument("--overwrite", action="store_true", help="allow writing over an input file")
     p.add_argument("--json", action="store_true", help="print one JSON object per game on standard output")
     p.add_argument("--all-lines", action="store_true", help="analyse the variations too")
@@ -152,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
         csa_version=args.csa_version, language=language,
     )
     console = Console(stderr=True)
+    database = _database(args.db) if args.db else None
     failures = 0
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as progress:
@@ -173,7 +177,40 @@ def run(args: argparse.Namespace) -> int:
             progress.advance(overall)
             failures += result.status == "failed"
             _report(result, args, console, language, Table)
+            if database is not None and result.data is not None:
+                failures += not _store(database, result, args.max_positions, console)
+    if database is not None:
+        database.close()
     return 1 if failures else 0
+
+
+def _database(url: str) -> Any:
+    """The web server's store at *url* (its tables made if new)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from shogiban.web.store import GameStore
+
+    try:
+        return GameStore(url)
+    except (SQLAlchemyError, ValueError) as error:
+        raise AnalyseUsageError(f"cannot open the database: {excerpt(str(error), 200)}") from None
+
+
+def _store(database: Any, result: FileResult, max_positions: int, console: Any) -> bool:
+    """Store *result*'s analysis as the web stores a record's; False (said) when it cannot."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from shogiban.web.game_analysis import batch_record_analysis
+
+    assert result.data is not None
+    try:
+        record, analysis = batch_record_analysis(result.data, max_positions)
+        database.add_record(record)
+        database.save_record_analysis(analysis)
+    except (SQLAlchemyError, ValueError) as error:
+        console.print(f"[red]{Path(result.source).name}: {excerpt(str(error), 200)}[/red]", highlight=False)
+        return False
+    return True
 
 
 def _report(result: FileResult, args: argparse.Namespace, console: Any, language: str, table_type: Any) -> None:

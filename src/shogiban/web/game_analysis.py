@@ -263,6 +263,28 @@ def prepare_record(sfen: str, moves: list[str], max_positions: int = MAX_POSITIO
                         created_at=time.time())
 
 
+def batch_record_analysis(
+    data: dict[str, Any], max_positions: int = MAX_POSITIONS,
+) -> tuple[StoredRecord, StoredAnalysis]:
+    """A game of ``shogiban analyse`` (its ``--json`` data) as the web stores a record's
+    analysis: the record of its start position and analysed moves, keyed as the record viewer
+    keys it (:func:`record_key`), and the result with each best line in every notation, named
+    by the key.  Someone who then opens the same record in the viewer finds it analysed.
+
+    :raises RequestError: as :func:`prepare_record`, or ``invalid_analysis`` for data without
+        its positions.
+    """
+    positions = data.get("positions")
+    if not isinstance(positions, list) or not positions or not isinstance(positions[0].get("sfen"), str):
+        raise RequestError("invalid_analysis", "an analysis without its positions")
+    moves = [str(entry["move"]) for entry in positions[1:] if entry.get("move")]
+    record = prepare_record(positions[0]["sfen"], moves, max_positions)
+    result = best_line_forms(record.start_sfen, tuple(moves), data) | {"name": record.key}
+    analysis = StoredAnalysis(game_id=record.key, engine=str(data.get("engine") or ""),
+                              limit=str(data.get("limit") or ""), result=result, created_at=time.time())
+    return record, analysis
+
+
 @dataclass(frozen=True)
 class AnalysisSettings:
     """The server's choices for whole-game analysis (``create_app(analysis=...)``)."""

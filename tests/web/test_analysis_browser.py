@@ -313,3 +313,48 @@ def test_a_finished_games_tools_link_to_its_analysis(server: str, browser: Any) 
     expect(link).to_have_attribute("href", f"/games/{game_id}/analysis")
     expect(link).to_have_text(translate("ui.analysis.open", "en"))
     context.close()
+
+
+@pytest.fixture(scope="module")
+def analysed_game(server: str) -> str:
+    """A finished game whose analysis is stored (asked for and waited for over HTTP)."""
+    game_id = finished_game(server)
+    request = urllib.request.Request(f"{server}/api/games/{game_id}/analysis", data=b"", method="POST")
+    with urllib.request.urlopen(request, timeout=30):
+        pass
+    deadline = time.monotonic() + 120
+    while True:
+        with urllib.request.urlopen(f"{server}/api/games/{game_id}/analysis", timeout=30) as answer:
+            if json.loads(answer.read()).get("status") == "done":
+                return game_id
+        assert time.monotonic() < deadline, "the analysis did not finish"
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
+@pytest.mark.parametrize("language", ["en", "ja", "zh-Hant", "zh-Hans"])
+def test_the_review_speaks_each_language_at_each_width(
+    server: str, browser: Any, analysed_game: str, language: str, width: int,
+) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale=language)
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    page.goto(f"{server}/games/{analysed_game}/analysis")
+    expect(page.locator("#analysis-accuracy")).to_be_visible()
+    assert page.locator("html").get_attribute("lang") == language
+    expect(page.locator("main")).to_contain_text(translate("ui.analysis.key_moments", language))
+    expect(page.locator("main")).to_contain_text(translate("ui.analysis.accuracy", language))
+    text = page.locator("main").inner_text()
+    assert not re.search(r"\bui\.[a-z_]+\.[a-z_.]+", text), "a catalogue key shown instead of its words"
+    board = page.locator("#board").bounding_box()
+    graph = page.locator("#analysis-graph").bounding_box()
+    assert board is not None
+    assert graph is not None
+    if width < 700:
+        assert graph["y"] >= board["y"] + board["height"]  # below the board on a phone
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    kind = "phone" if width < 700 else "desktop"
+    page.screenshot(path=str(SCREENSHOTS / f"analysis-{language}-{kind}.png"), full_page=True)
+    context.close()

@@ -57,7 +57,7 @@ def test_the_written_kif_is_shogihomes_form_exactly() -> None:
     annotate_game(analysis)
     text = write_game(game, "kifu")
     assert isinstance(text, bytes)
-    body = text.decode("utf-8").split("手数----指手--\n", 1)[1]
+    body = text.decode("utf-8").split("手数----指手---------消費時間--\n", 1)[1]
     assert body == (
         "*互角\n*#評価値=158\n*#読み筋=▲７六歩△３四歩\n*#深さ=8\n*#ノード数=123456\n*#エンジン=Engine01\n"
         "   1 ７六歩(77)\n"

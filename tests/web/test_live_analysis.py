@@ -33,11 +33,11 @@ def test_a_position_is_a_start_and_legal_moves() -> None:
     assert board.turn == Color.BLACK
     with pytest.raises(RequestError) as bad_move:
         live_position(None, ["7g7f", "7g7f"])
-    assert bad_move.value.code == "invalid_position"
+    assert bad_move.value.code == "invalid_move"
     assert "move 2" in str(bad_move.value)
     with pytest.raises(RequestError) as bad_sfen:
         live_position("not a position", [])
-    assert bad_sfen.value.code == "invalid_position"
+    assert bad_sfen.value.code == "invalid_sfen"
 
 
 def test_lines_are_in_sentes_view_and_every_notation() -> None:
@@ -143,7 +143,7 @@ def test_busy_failed_and_bad_positions_are_answered() -> None:
         viewer.start(request(3, moves=("7g7f", "7g7f")))
         await asyncio.sleep(0.1)
 
-    assert [(m.status, m.code) for m in run_viewer(ScriptedSearches([]), bad)] == [("failed", "invalid_position")]
+    assert [(m.status, m.code) for m in run_viewer(ScriptedSearches([]), bad)] == [("failed", "invalid_move")]
 
 
 # -- over the websocket, with the built-in engine in a process of its own -------------------------------------

@@ -94,18 +94,19 @@ def builtin_command() -> tuple[str, ...]:
 def live_position(sfen: str | None, moves: Sequence[str]) -> Board:
     """The position of a request: *sfen* (the start position when None) and *moves* played.
 
-    :raises RequestError: ``invalid_position`` for an SFEN or a move that does not read or is illegal.
+    :raises RequestError: ``invalid_sfen`` or ``invalid_move`` for an SFEN or a move that does not
+        read or is illegal (as a record sent to be analysed).
     """
     try:
         board = Board(sfen) if sfen else Board()
     except (ShogibanError, ValueError) as error:
-        raise RequestError("invalid_position", f"invalid sfen {excerpt(sfen)}: {excerpt(str(error), 120)}") from None
+        raise RequestError("invalid_sfen", f"invalid sfen {excerpt(sfen)}: {excerpt(str(error), 120)}") from None
     for number, usi in enumerate(moves, 1):
         try:
             board.push(board.parse_usi(usi))
         except (ShogibanError, ValueError) as error:
             reason = excerpt(str(error), 120)
-            raise RequestError("invalid_position", f"move {number} {excerpt(usi)}: {reason}") from None
+            raise RequestError("invalid_move", f"move {number} {excerpt(usi)}: {reason}") from None
     return board
 
 

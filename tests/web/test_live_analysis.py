@@ -4,7 +4,7 @@ server's bounds, and the built-in engine's MultiPV lines from a process of its o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Sequence
 from typing import Any
 
 import pytest
@@ -62,8 +62,11 @@ class ScriptedSearches:
         self.script, self.pause, self.fail, self.busy = script, pause, fail, busy
         self.running = 0
         self.closed = 0
+        self.searchmoves: list[Move] = []
 
-    async def search(self, board: Board, lines: int, seconds: float) -> AsyncGenerator[list[InfoDict], None]:
+    async def search(self, board: Board, lines: int, seconds: float,
+                     searchmoves: Sequence[Move] = ()) -> AsyncGenerator[list[InfoDict], None]:
+        self.searchmoves = list(searchmoves)
         if self.busy:
             raise LiveBusyError("busy")
         self.running += 1

@@ -81,6 +81,7 @@ from shogiban.web.messages import (
 from shogiban.web.newgame import parse_new_game
 from shogiban.web.pages import STATIC, render_error_page, render_shell
 from shogiban.web.parsing import ParseJob, ParsePool, ParseReply
+from shogiban.web.practice import practice_routes
 from shogiban.web.rates import ConcurrencyLimit, RateLimiter, ServerLimits, TokenBucket
 from shogiban.web.records import RecordLimits, room_record
 from shogiban.web.rooms import GameRoom, Role, RoomError, RoomManager, Services
@@ -674,6 +675,7 @@ def create_app(
         *live_routes(lambda: state.get("live") or {}, live_settings, limits,
                      lambda socket: _foreign_origin(socket.headers, socket.headers.get("host")),
                      lambda: state.get("cpu")),
+        *practice_routes(lambda: state.get("live") or {}, lambda: state.get("cpu"), limits.tracked_addresses),
         *learn_routes,
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

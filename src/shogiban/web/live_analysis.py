@@ -40,6 +40,7 @@ from shogiban.board import Board
 from shogiban.engines.limit import Limit
 from shogiban.engines.results import InfoDict
 from shogiban.errors import EngineError, ShogibanError
+from shogiban.move import Move
 from shogiban.notation.forms import move_forms
 from shogiban.web.connections import Connection
 from shogiban.web.messages import LiveLine, LiveMessage, encode_message, error_message
@@ -142,9 +143,11 @@ class LiveSearches(Protocol):
 
     name: str
 
-    def search(self, board: Board, lines: int, seconds: float) -> AsyncGenerator[list[InfoDict], None]:
+    def search(self, board: Board, lines: int, seconds: float,
+               searchmoves: Sequence[Move] = ()) -> AsyncGenerator[list[InfoDict], None]:
         """A search: the lines so far (best first) each time they change, until *seconds* are
-        up; closing the generator stops it and frees its place.
+        up; closing the generator stops it and frees its place.  With *searchmoves*, only those
+        moves are searched.
 
         :raises LiveBusyError: (at the first step) when the server runs its share of searches.
         :raises EngineError: when the engine fails.
@@ -180,7 +183,8 @@ class LiveEngines:
         self.name = engine.id.get("name") or self.name
         return transport, engine
 
-    async def search(self, board: Board, lines: int, seconds: float) -> AsyncGenerator[list[InfoDict], None]:
+    async def search(self, board: Board, lines: int, seconds: float,
+                     searchmoves: Sequence[Move] = ()) -> AsyncGenerator[list[InfoDict], None]:
         if self._busy >= self.searches:
             raise LiveBusyError(f"the server runs {self.searches} live analyses already: try again in a moment")
         self._busy += 1
@@ -188,7 +192,8 @@ class LiveEngines:
         running = None
         try:
             handle = await self._engine()
-            running = await handle[1].analysis(board, Limit(time=seconds), multipv=lines)
+            running = await handle[1].analysis(board, Limit(time=seconds), multipv=lines,
+                                               searchmoves=list(searchmoves) or None)
             latest: dict[int, InfoDict] = {}
             async for info in running:
                 if "pv" in info and "score" in info and info["pv"]:
@@ -227,8 +232,8 @@ class LiveEngines:
             self._busy -= 1
 
     async def close(self) -> None:
-        for task in list(self._stopping):
-            task.cancel()
+        if self._stopping:  # searches being stopped give their engines back (or kill them) first
+            await asyncio.wait(set(self._stopping), timeout=STOP_SECONDS + 1)
         idle, self._idle = self._idle, []
         for transport, engine in idle:
             with contextlib.suppress(Exception):

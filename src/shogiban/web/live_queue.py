@@ -27,7 +27,7 @@ import math
 import os
 import secrets
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
 from shogiban.board import Board
@@ -96,6 +96,7 @@ def run_live_job(payload: dict[str, Any]) -> dict[str, Any]:
         for usi in payload.get("moves", []):
             board.push(board.parse_usi(str(usi)))
         lines, seconds = int(payload["lines"]), float(payload["seconds"])
+        searchmoves = [board.parse_usi(str(usi)) for usi in payload.get("searchmoves", [])]
     except (ShogibanError, KeyError, TypeError, ValueError) as error:
         push({"error": str(error), "code": getattr(error, "code", "invalid"), "input": True})
         raise
@@ -103,7 +104,8 @@ def run_live_job(payload: dict[str, Any]) -> dict[str, Any]:
     log.info("worker %s searching %d lines live", job_queue.WORKER_NAME, lines)
     started = time.monotonic()
     try:
-        pushed = asyncio.run(_search(board, lines, seconds, push, lambda: bool(connection.hget(key, "cancel"))))
+        pushed = asyncio.run(_search(board, lines, seconds, searchmoves, push,
+                                     lambda: bool(connection.hget(key, "cancel"))))
     except Exception as error:
         push({"error": f"{type(error).__name__}: {error}", "code": "engine_failed"})
         raise
@@ -113,13 +115,14 @@ def run_live_job(payload: dict[str, Any]) -> dict[str, Any]:
     return {"messages": pushed}
 
 
-async def _search(board: Board, lines: int, seconds: float, push: Any, cancelled: Any) -> int:
+async def _search(board: Board, lines: int, seconds: float, searchmoves: list[Move], push: Any,
+                  cancelled: Any) -> int:
     from shogiban.engines.builtin import BuiltinEngine
 
     engine = BuiltinEngine(level=8)
     pushed = 0
     try:
-        running = await engine.analysis(board, Limit(time=seconds), multipv=lines)
+        running = await engine.analysis(board, Limit(time=seconds), multipv=lines, searchmoves=searchmoves or None)
         latest: dict[int, InfoDict] = {}
         unsent = False
         last_push = last_look = -math.inf
@@ -169,7 +172,8 @@ class QueuedLive(JobQueueClient):
         self.queued_jobs = 0
         """Searches this process sent to the queue (tests read it)."""
 
-    async def search(self, board: Board, lines: int, seconds: float) -> AsyncGenerator[list[InfoDict], None]:
+    async def search(self, board: Board, lines: int, seconds: float,
+                     searchmoves: Sequence[Move] = ()) -> AsyncGenerator[list[InfoDict], None]:
         import redis
 
         try:
@@ -179,22 +183,24 @@ class QueuedLive(JobQueueClient):
             log.warning("the job queue is unavailable (%s): searching in-process", error)
             remote = False
         if not remote:
-            async for infos in self.local.search(board, lines, seconds):
+            async for infos in self.local.search(board, lines, seconds, searchmoves):
                 yield infos
             return
         if self._busy >= self.searches:
             raise LiveBusyError(f"the server runs {self.searches} live analyses already: try again in a moment")
         self._busy += 1
         try:
-            async for infos in self._remote(board, lines, seconds):
+            async for infos in self._remote(board, lines, seconds, searchmoves):
                 yield infos
         finally:
             self._busy -= 1
 
-    async def _remote(self, board: Board, lines: int, seconds: float) -> AsyncGenerator[list[InfoDict], None]:
+    async def _remote(self, board: Board, lines: int, seconds: float,
+                      searchmoves: Sequence[Move]) -> AsyncGenerator[list[InfoDict], None]:
         reply_id = secrets.token_hex(12)
         reply, key = REPLY_PREFIX + reply_id, LIVE_PREFIX + reply_id
-        payload = {"reply": reply_id, "sfen": board.sfen(), "moves": [], "lines": lines, "seconds": seconds}
+        payload = {"reply": reply_id, "sfen": board.sfen(), "moves": [], "lines": lines, "seconds": seconds,
+                   "searchmoves": [move.usi() for move in searchmoves]}
         deadline = time.time() + seconds + 2 * QUEUE_MARGIN
         worker: str | None = None
         done = False

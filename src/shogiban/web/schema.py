@@ -532,6 +532,19 @@ class RecordAnalysisRequest(ClosedRequestModel):
 
 
 RECORD_ANALYSIS = Body("record to analyse", RecordAnalysisRequest, code="bad_record", empty_is_object=False)
+
+
+class PracticeRequest(ClosedRequestModel):
+    """``POST /api/practice/judge``: a move tried instead of a mistake, in the position after
+    *moves* from *sfen*, judged against the engine's best move *best* there."""
+
+    sfen: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    moves: Annotated[list[UsiMoveText], Field(max_length=MAX_ANALYSED_MOVES)]
+    usi: UsiMoveText
+    best: UsiMoveText
+
+
+PRACTICE = Body("move to judge", PracticeRequest, code="invalid_move", empty_is_object=False)
 #: A record analysis' key: the sha256 of the record (:func:`shogiban.web.game_analysis.record_key`).
 RECORD_KEY = Param(Annotated[str, StringConstraints(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")],
                    "unknown_record", 404, "record analysis")

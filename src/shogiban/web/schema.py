@@ -546,6 +546,19 @@ class PositionRequest(RequestModel):
 
 POSITION = Body("position", PositionRequest, code="invalid_sfen")
 
+#: Moves a position's legal-moves request may play from its SFEN (an explored line of a record).
+MAX_POSITION_MOVES = 2000
+
+
+class PositionMovesRequest(ClosedRequestModel):
+    """``POST /api/positions/moves``: the position after *moves* (USI) from *sfen*."""
+
+    sfen: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    moves: Annotated[list[UsiMoveText], Field(max_length=MAX_POSITION_MOVES)] = []
+
+
+POSITION_MOVES = Body("position", PositionMovesRequest, code="invalid_position")
+
 
 class LessonTry(RequestModel):
     """A move tried in a lesson's section."""

@@ -11,6 +11,7 @@ import threading
 import time
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from tests.web.test_analysis_browser import ARGS, CHROMIUM, finished_game
 from tests.web.test_browser import play_by_clicking
 
 from shogiban.i18n import translate
+from shogiban.kifu import read_game
 from shogiban.web.live_analysis import LiveSettings
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -186,5 +188,13 @@ def test_variations_are_made_commented_deleted_promoted_and_kept(server: str, br
     expect(page.locator('#analysis-moves li[data-path="0.0.2"]')).to_have_count(0)
     page.locator('#analysis-moves li[data-path="0.0.1"]').click()
     expect(page.locator("#explore-comment")).to_have_value("a quiet pawn")
+    # Downloaded with its variations (POST /api/records/tree): our reader finds them.
+    with page.expect_download() as downloading:
+        page.locator("#explore-download").click()
+    game = read_game(Path(downloading.value.path()).read_bytes(), format="kif")
+    first = game.root.variations[0].variations[0]
+    assert [node.move.usi() for node in first.variations if node.move] == ["8h2b+", "2g2f"]
+    assert first.variations[1].comment == "a quiet pawn"
+    assert [node.move.usi() for node in first.variations[0].variations if node.move] == ["4a3b", "3a2b"]
     assert errors == []
     context.close()

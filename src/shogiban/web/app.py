@@ -84,6 +84,7 @@ from shogiban.web.parsing import ParseJob, ParsePool, ParseReply
 from shogiban.web.practice import practice_routes
 from shogiban.web.rates import ConcurrencyLimit, RateLimiter, ServerLimits, TokenBucket
 from shogiban.web.records import RecordLimits, room_record
+from shogiban.web.records import routes as record_routes
 from shogiban.web.rooms import GameRoom, Role, RoomError, RoomManager, Services
 from shogiban.web.routing import (
     Checked,
@@ -672,6 +673,7 @@ def create_app(
         CheckedWebSocketRoute("/ws/games/{game_id}", game_socket, params={"game_id": GAME_ID}),
         *i18n_routes,
         *editor_routes,
+        *record_routes,
         *live_routes(lambda: state.get("live") or {}, live_settings, limits,
                      lambda socket: _foreign_origin(socket.headers, socket.headers.get("host")),
                      lambda: state.get("cpu")),

@@ -10,6 +10,9 @@ The page (``static/js/pages/editor.js``) is rule-free: it places pieces and asks
   for the side to move, in a solver process of its own (:func:`solve_job` in a
   :class:`~shogiban.web.parsing.ParsePool`, never the threads light requests use), with a time and
   node limit; one solve at a time per address, a few waiting per server, then ``busy``.
+* ``POST /api/positions/moves`` -- ``{"sfen", "moves"}``: the position after *moves* and its legal
+  moves, as the game websocket's ``position`` gives them (``dests``, ``drop_dests``), with each
+  move in every notation (``forms``): the analysis board's exploration asks it at each new position.
 
 >>> from starlette.applications import Starlette
 >>> from starlette.testclient import TestClient
@@ -36,8 +39,9 @@ from shogiban.pieces import Color
 from shogiban.web.pages import render_shell
 from shogiban.web.parsing import ParsePool, ParseReply, error_reply
 from shogiban.web.rates import ConcurrencyLimit, ServerLimits
+from shogiban.web.rooms import legal_destinations
 from shogiban.web.routing import Checked, CheckedRoute, client_address
-from shogiban.web.schema import POSITION, RequestError, encode_json
+from shogiban.web.schema import POSITION, POSITION_MOVES, RequestError, encode_json, excerpt
 
 #: What the solver may spend on an editor's position.
 SOLVE_SECONDS = 5.0
@@ -84,6 +88,35 @@ def solve_position(sfen: str, defender_hand: bool) -> dict[str, Any]:
             "steps": steps}
 
 
+def position_moves(sfen: str, moves: list[str]) -> dict[str, Any]:
+    """The position after *moves* from *sfen* and its legal moves (see the module docstring).
+
+    >>> answer = position_moves("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", ["7g7f"])
+    >>> answer["turn"], answer["dests"]["3c"], answer["moves"]["3c3d"]["japanese"]
+    ('w', ['3d'], '△３四歩')
+
+    :raises RequestError: ``invalid_position`` (400) for an SFEN that does not read or a move
+        that is not legal.
+    """
+    try:
+        board = Board(sfen)
+    except (ShogibanError, ValueError) as error:
+        raise RequestError("invalid_position", f"invalid sfen: {excerpt(str(error), 120)}", 400) from None
+    for number, usi in enumerate(moves, 1):
+        try:
+            board.push(board.parse_usi(usi))
+        except (ShogibanError, ValueError) as error:
+            raise RequestError("invalid_position", f"move {number} {excerpt(usi)}: {excerpt(str(error), 120)}",
+                               400) from None
+    dests, drops = legal_destinations(board)
+    forms = {move.usi(): move_forms(board, move) for move in board.legal_moves}
+    return {
+        "sfen": board.sfen(), "turn": "b" if board.turn == Color.BLACK else "w", "check": board.is_check(),
+        "last_move": board.peek().usi() if moves else None, "dests": dests, "drop_dests": drops,
+        "moves": forms,
+    }
+
+
 async def editor_page(request: Request, checked: Checked) -> Response:
     return render_shell(request, page="editor", title_key="ui.editor.title")
 
@@ -114,6 +147,11 @@ def solver_pool(limits: ServerLimits) -> ParsePool:
                      queue=limits.solves_waiting, busy="the solver is busy with other positions: please try again")
 
 
+async def api_moves(request: Request, checked: Checked) -> Response:
+    body = checked.body
+    return JSONResponse(await run_in_threadpool(position_moves, body["sfen"], body.get("moves", [])))
+
+
 async def api_solve(request: Request, checked: Checked) -> Response:
     body = checked.body
     defender_hand = body.get("defender_hand")
@@ -136,4 +174,5 @@ routes: list[BaseRoute] = [
     CheckedRoute("/editor", editor_page, page=True),
     CheckedRoute("/api/positions/check", api_check, methods=["POST"], body=POSITION),
     CheckedRoute("/api/positions/solve", api_solve, methods=["POST"], body=POSITION),
+    CheckedRoute("/api/positions/moves", api_moves, methods=["POST"], body=POSITION_MOVES),
 ]

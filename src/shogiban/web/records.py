@@ -2,6 +2,11 @@
 the tree the record viewer steps through (every node with its position, since the browser
 knows no rules).
 
+``POST /api/records/tree?format=kif`` (:func:`export_tree`) writes the analysis board's explored
+record (its start position and lines of moves with comments and nested variations, declared in
+:data:`~shogiban.web.schema.RECORD_TREE`) as a download, built through the record builder (each
+move checked) and written in a thread.
+
 Uploads are untrusted and the reader may be slow on them, so the server runs :func:`read_upload`,
 :func:`game_tree` and the exports in worker processes (:mod:`shogiban.web.parsing`) under the
 :class:`RecordLimits`.  A room's game is copied on the event loop as a :class:`RoomRecord` (a few
@@ -22,9 +27,13 @@ from shogiban.game.timecontrol import TimeControl
 from shogiban.handicaps import Handicap, find_handicap, handicap_of_sfen
 from shogiban.i18n import translate
 from shogiban.pieces import Color
-from shogiban.web.schema import MAX_RECORD_BYTES, RECORD_FORMATS, excerpt, shorten
+from shogiban.web.routing import Checked, CheckedRoute
+from shogiban.web.schema import EXPORT_QUERY, MAX_RECORD_BYTES, RECORD_FORMATS, RECORD_TREE, excerpt, shorten
 
 if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
+
     from shogiban.kifu.game import Game, GameNode
     from shogiban.web.rooms import GameRoom
 
@@ -439,3 +448,77 @@ def game_tree(game: Game, *, max_nodes: int | None = None) -> dict[str, Any]:
         "nodes": nodes,
         "errors": [shorten(str(e)) for e in game.errors[:MAX_LISTED_ERRORS]],
     }
+
+
+# -- an explored record (the analysis board's tree) ------------------------------------------------
+
+
+class TreeError(RecordError):
+    """An explored record whose start position or a move does not play."""
+
+    code = "bad_tree"
+
+
+def tree_game(start_sfen: str, moves: list[dict[str, Any]]) -> Game:
+    """The :class:`~shogiban.kifu.game.Game` of an explored record (the body of
+    ``POST /api/records/tree``, checked): each move played through the record builder, its comment
+    and its variations (alternatives to it, each a line).
+
+    >>> game = tree_game("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    ...                  [{"usi": "7g7f", "comment": "main", "variations": [[{"usi": "2g2f"}]]}])
+    >>> [node.move.usi() for node in game.root.variations], game.root.variations[0].comment
+    (['7g7f', '2g2f'], 'main')
+
+    :raises TreeError: for a start position that does not read or a move that is not legal.
+    """
+    from shogiban.errors import InvalidSfenError
+    from shogiban.kifu.builder import GameBuilder
+    from shogiban.move import Move
+
+    try:
+        builder = GameBuilder(sfen=start_sfen)
+    except (InvalidSfenError, ShogibanError, ValueError) as error:
+        raise TreeError(f"invalid start_sfen: {shorten(str(error), 120)}") from None
+
+    def play(parent: GameNode, line: list[dict[str, Any]], where: str) -> None:
+        node = parent
+        for number, item in enumerate(line, 1):
+            builder.goto(node)
+            try:
+                move = Move.from_usi(item["usi"])
+            except (ShogibanError, ValueError):
+                raise TreeError(f"move {where}{number} {excerpt(item['usi'])}: not a move") from None
+            child = builder.move(move)
+            if child is None or child.move is None:
+                raise TreeError(f"move {where}{number} {excerpt(item['usi'])}: not legal in its position")
+            for part in item.get("comment", "").split("\n") if item.get("comment") else ():
+                builder.comment(part)
+            for index, variation in enumerate(item.get("variations", ()), 1):
+                play(node, variation, f"{where}{number}.{index}.")
+            node = child
+
+    play(builder.game.root, moves, "")
+    return builder.finish()
+
+
+def export_tree(body: dict[str, Any], fmt: str) -> Download:
+    """An explored record (see :func:`tree_game`) written in *fmt*.
+
+    :raises TreeError, RecordError: for a record that does not play, or a format it cannot be written in.
+    """
+    return export_game(tree_game(body["start_sfen"], body.get("moves", [])), fmt, "shogiban-analysis")
+
+
+async def api_record_tree(request: Request, checked: Checked) -> Response:
+    from starlette.concurrency import run_in_threadpool
+    from starlette.responses import Response
+
+    download = await run_in_threadpool(export_tree, checked.body, checked.query["format"])
+    return Response(download.content, media_type=download.media_type,
+                    headers={"Content-Disposition": f'attachment; filename="{download.filename}"'})
+
+
+#: The routes the web application mounts.
+routes = [
+    CheckedRoute("/api/records/tree", api_record_tree, methods=["POST"], query=EXPORT_QUERY, body=RECORD_TREE),
+]

@@ -236,6 +236,26 @@ def _same_secret(given: str, secret: str) -> bool:
     return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode("utf-8"))
 
 
+def legal_destinations(board: Board) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The legal moves of *board* as the pages' board takes them (``dests``, ``drop_dests`` of a
+    :class:`~shogiban.web.messages.PositionInfo`): each piece's square with its targets ("2b+"
+    promotes, "2b" does not), and each hand piece's letter with its drop squares.
+
+    >>> dests, drops = legal_destinations(Board())
+    >>> dests["7g"], drops
+    (['7f'], {})
+    """
+    dests: dict[str, list[str]] = {}
+    drops: dict[str, list[str]] = {}
+    for move in board.legal_moves:
+        to = SQUARE_NAMES[move.to_square]
+        if move.from_square is None:
+            drops.setdefault(_LETTERS[int(move.drop or 0)], []).append(to)
+        else:
+            dests.setdefault(SQUARE_NAMES[move.from_square], []).append(to + "+" if move.promotion else to)
+    return dests, drops
+
+
 @dataclass
 class _Cache:
     generation: int = -1
@@ -367,16 +387,7 @@ class GameRoom:
         if cache.generation == self.generation:
             return cache
         board = self.state.board()
-        dests: dict[str, list[str]] = {}
-        drops: dict[str, list[str]] = {}
-        if self.outcome is None:
-            for move in board.legal_moves:
-                to = SQUARE_NAMES[move.to_square]
-                if move.from_square is None:
-                    drops.setdefault(_LETTERS[int(move.drop or 0)], []).append(to)
-                else:
-                    dests.setdefault(SQUARE_NAMES[move.from_square], []).append(to + "+" if move.promotion else to)
-        cache.dests, cache.drops = dests, drops
+        cache.dests, cache.drops = legal_destinations(board) if self.outcome is None else ({}, {})
         cache.sfen = board.sfen()
         cache.check = board.is_check()
         cache.last_move = board.peek().usi() if board.ply else None

@@ -559,6 +559,75 @@ class PositionRequest(RequestModel):
 
 POSITION = Body("position", PositionRequest, code="invalid_sfen")
 
+#: Moves a position's legal-moves request may play from its SFEN (an explored line of a record).
+MAX_POSITION_MOVES = 2000
+
+
+class PositionMovesRequest(ClosedRequestModel):
+    """``POST /api/positions/moves``: the position after *moves* (USI) from *sfen*."""
+
+    sfen: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    moves: Annotated[list[UsiMoveText], Field(max_length=MAX_POSITION_MOVES)] = []
+
+
+POSITION_MOVES = Body("position", PositionMovesRequest, code="invalid_position")
+
+#: An explored record's bounds (``POST /api/records/tree``): moves of every line together, lines
+#: nested in lines, and characters of one comment.
+MAX_TREE_MOVES = 2000
+MAX_TREE_DEPTH = 50
+MAX_TREE_COMMENT = 2000
+#: Largest explored record body, bytes.
+MAX_TREE_BYTES = 1_000_000
+
+
+class TreeMove(ClosedRequestModel):
+    """A move of an explored record: its comment and its alternatives (each a line of moves)."""
+
+    usi: UsiMoveText
+    comment: Annotated[str, StringConstraints(max_length=MAX_TREE_COMMENT)] = ""
+    variations: Annotated[list[Annotated[list[TreeMove], Field(max_length=MAX_TREE_MOVES)]],
+                          Field(max_length=MAX_TREE_MOVES)] = []
+
+
+class RecordTreeRequest(ClosedRequestModel):
+    """``POST /api/records/tree``: the start position and the main line, variations nested."""
+
+    start_sfen: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    moves: Annotated[list[TreeMove], Field(max_length=MAX_TREE_MOVES)] = []
+
+
+TreeMove.model_rebuild()
+
+
+@dataclass(frozen=True)
+class TreeBody(Body):
+    """A body of nested lines: its nesting is bounded by :data:`MAX_TREE_DEPTH` (a recursive model
+    has no depth of its own); the moves and the depth are counted once it is checked."""
+
+    def __post_init__(self) -> None:
+        # {moves: [{variations: [[{...}]]}]}: three levels a variation, three for the main line.
+        object.__setattr__(self, "max_depth", 3 * (MAX_TREE_DEPTH + 1) + DEPTH_SLACK)
+
+    def check(self, value: object) -> dict[str, Any]:
+        checked = super().check(value)
+        count = 0
+        lines: list[tuple[list[dict[str, Any]], int]] = [(checked.get("moves", []), 0)]
+        while lines:
+            line, depth = lines.pop()
+            if depth > MAX_TREE_DEPTH:
+                raise RequestError(self.code, f"variations nested too deeply (more than {MAX_TREE_DEPTH})")
+            count += len(line)
+            if count > MAX_TREE_MOVES:
+                raise RequestError(self.code, f"too many moves (more than {MAX_TREE_MOVES} in every line together)")
+            for move in line:
+                lines.extend((variation, depth + 1) for variation in move.get("variations", []))
+        return checked
+
+
+RECORD_TREE = TreeBody("explored record", RecordTreeRequest, code="bad_tree", max_bytes=MAX_TREE_BYTES,
+                       empty_is_object=False)
+
 
 class LessonTry(RequestModel):
     """A move tried in a lesson's section."""

@@ -6,12 +6,21 @@
 // side, the key moments and the missed mates.  The browser knows no rules: positions come from
 // the analysis, move texts from the server (the game's or record's moves, and each position's
 // best line, in every notation: `best_line`).
+//
+// The page is also an analysis board (issue 27): any legal move played on the board makes a
+// variation in an explored record kept in the browser (../explore.js: branches, comments, delete,
+// promote to the main line, undo; localStorage per game or record, so a reload keeps it), the legal
+// moves of each position coming from POST /api/positions/moves; and a live analysis panel
+// (../live.js, the /ws/analysis websocket; key L) follows the position shown, key B showing its
+// best move as an arrow.
 
 import { createBoard } from "../board.js";
 import { currentLanguage, onLanguageChange, t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { moveText, moveTextLang, onNotationChange } from "../notation.js";
 import { api, errorText, fill, h, postJson, sideName, toast } from "../util.js";
+import { Exploration, gamePath, isMainLine, resolve, treeBody, usiOf } from "../explore.js";
+import { createLivePanel } from "../live.js";
 
 const POLL_MS = 1000;
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -59,8 +68,13 @@ export async function mount(root) {
   let record = null; // a record's start SFEN and moves, to ask for its analysis again
   let result = null; // the analysis, once done
   let status = null; // the last answer about the analysis
-  let ply = 0;
+  let ply = 0; // the depth of the move shown (the game's ply on the game's moves)
   let pollTimer = null;
+  let tree = null; // the explored record (Exploration)
+  let startSfen = null;
+  let livePanel = null;
+  let liveArrow = false; // B: the live analysis' best move as the arrow
+  let infoToken = 0;
 
   const title = h("h1", { class: "page-title" });
   const statusCard = h("div", { class: "card status-card", id: "analysis-status" });
@@ -72,13 +86,26 @@ export async function mount(root) {
   const summary = h("div", { class: "card analysis-summary", hidden: true });
   const live = h("p", { class: "visually-hidden", id: "analysis-live", "aria-live": "polite", role: "status" });
   const movesTitle = h("h2", { class: "card-title" });
+  const liveHost = h("div", { id: "live-host" });
+  const deleteButton = h("button", { class: "btn small", type: "button", id: "explore-delete", onclick: () => edit(() => tree.remove()) });
+  const promoteButton = h("button", { class: "btn small", type: "button", id: "explore-promote", onclick: () => edit(() => tree.promote()) });
+  const undoButton = h("button", { class: "btn small", type: "button", id: "explore-undo", onclick: () => edit(() => tree.undo()) });
+  const downloadFormat = h("select", { id: "explore-format" },
+    ["kif", "ki2", "csa", "jkf"].map((format) => h("option", { value: format, text: format.toUpperCase() })));
+  const downloadButton = h("button", { class: "btn small", type: "button", id: "explore-download", onclick: () => download() });
+  const commentLabel = h("label", { for: "explore-comment" });
+  const commentBox = h("textarea", { id: "explore-comment", rows: 2, maxlength: 2000, class: "explore-comment" });
+  const exploreHelp = h("p", { class: "muted small" });
+  const tools = h("div", { class: "card explore-tools", id: "explore-tools" },
+    h("div", { class: "row wrap" }, deleteButton, promoteButton, undoButton, downloadFormat, downloadButton),
+    commentLabel, commentBox, exploreHelp);
   const view = h("div", { class: "viewer-layout analysis-layout", id: "analysis-view" },
-    h("section", { class: "board-column" }, boardHost, nav, info),
-    h("aside", { class: "side-column" }, statusCard, graphCard,
+    h("section", { class: "board-column" }, boardHost, nav, tools, info),
+    h("aside", { class: "side-column" }, liveHost, statusCard, graphCard,
       h("div", { class: "card moves-card" }, movesTitle, list), summary));
   fill(root, title, view, live);
 
-  const board = createBoard(boardHost, { interactive: false, language: currentLanguage() });
+  const board = createBoard(boardHost, { interactive: true, language: currentLanguage(), onMove: (usi) => explore(usi) });
 
   // -- what is shown ---------------------------------------------------------------------------
   const lastPly = () => (game ? game.moves.length : 0);
@@ -95,23 +122,39 @@ export async function mount(root) {
     return move ? t("ui.analysis.moment", { ply: i, move: moveText(move) }) : t("ui.record.start");
   }
 
+  /** The game's *target* ply (on the game's own moves). */
   function go(target) {
-    const next = Math.max(0, Math.min(lastPly(), target));
-    if (!result) return;
-    ply = next;
+    if (!tree) return;
+    goPath(gamePath(tree.root, Math.max(0, Math.min(lastPly(), target))));
+  }
+
+  /** The explored record's move at *path*. */
+  function goPath(path) {
+    if (!tree || !path) return;
+    tree.go(path);
+    ply = tree.path.length;
     renderPosition();
     say();
   }
 
+  const current = () => tree.node;
+  /** The analysis of a node: the game's own moves have one. */
+  const entryOf = (node) => (node && Number.isInteger(node.game) ? position(node.game) : null);
+  /** A node as moveText reads a move. */
+  const stepOf = (node) => ({ usi: node.usi, label: node.forms ? node.forms.japanese : node.usi, forms: node.forms });
+
   function say() {
-    const entry = position(ply);
-    const move = moveAt(ply);
+    const node = current();
+    const entry = entryOf(node);
+    const parent = tree.path.length ? resolve(tree.root, tree.path.slice(0, -1)).node : null;
     const text = joinWords([
-      move ? t("ui.analysis.announce_ply", { n: ply }) : t("ui.record.start"),
-      move ? moveText(move) : "",
+      node.usi ? t("ui.analysis.announce_ply", { n: ply }) : t("ui.record.start"),
+      node.usi ? moveText(stepOf(node)) : "",
+      Number.isInteger(node.game) ? "" : t("ui.explore.variation"),
       labelText(entry),
       entry && entry.missed_mate ? t("ui.analysis.missed_mate") : "",
       entry ? scoreText(entry.score) : "",
+      parent && parent.children.length > 1 ? t("ui.explore.variations", { n: parent.children.length }) : "",
     ]);
     live.textContent = text;
     const graph = graphCard.querySelector("svg");
@@ -121,16 +164,133 @@ export async function mount(root) {
     }
   }
 
+  function arrows(entry) {
+    if (liveArrow && livePanel) {
+      const best = livePanel.bestMove();
+      if (best) return [arrowOf(best.usi)];
+    }
+    const best = entry ? arrowOf(entry.best_move) : null;
+    return best ? [best] : [];
+  }
+
+  /** The board: the position of the move shown, its legal moves once the server has told them. */
+  function showBoard() {
+    const node = current();
+    const entry = entryOf(node);
+    const known = node.info;
+    const sfen = known ? known.sfen : (entry && entry.sfen)
+      || (game && game.position && node.game === lastPly() ? game.position.sfen : null);
+    boardHost.dataset.legalFor = known ? tree.path.join(".") : "-"; // the moves it takes are known
+    if (!sfen) return;
+    board.setPosition({
+      sfen, lastMove: node.usi || null, arrows: arrows(entry), check: known ? known.check : false,
+      dests: known ? known.dests : {}, dropDests: known ? known.drop_dests : {},
+    });
+  }
+
+  /** Ask the server for the legal moves of the position shown (kept on its node). */
+  async function fetchInfo() {
+    const node = current();
+    if (node.info) return;
+    const token = ++infoToken;
+    try {
+      const answer = await postJson("/api/positions/moves", { sfen: startSfen, moves: usiOf(tree.root, tree.path) });
+      node.info = answer;
+      if (token === infoToken && current() === node) showBoard();
+    } catch (error) {
+      toast(errorText(error.code, error.message), "error");
+    }
+  }
+
+  /** A move played on the board: into the existing move, or a new variation. */
+  function explore(usi) {
+    const known = current().info;
+    if (!known || !known.moves || !known.moves[usi]) {
+      showBoard();
+      return;
+    }
+    const changed = tree.play(usi, known.moves[usi]);
+    ply = tree.path.length;
+    if (changed) renderList();
+    renderPosition();
+    say();
+  }
+
+  /** An edit of the explored record (delete, promote, undo). */
+  function edit(action) {
+    if (!tree || !action()) return;
+    ply = tree.path.length;
+    renderList();
+    renderPosition();
+    say();
+  }
+
+  function renderTools() {
+    const node = current();
+    deleteButton.textContent = t("ui.explore.delete");
+    deleteButton.disabled = !tree.path.length || Number.isInteger(node.game);
+    promoteButton.textContent = t("ui.explore.promote");
+    promoteButton.disabled = isMainLine(tree.path);
+    undoButton.textContent = t("ui.explore.undo");
+    undoButton.disabled = !tree.undoStack.length;
+    downloadButton.textContent = t("ui.explore.download");
+    downloadFormat.setAttribute("aria-label", t("ui.explore.format"));
+    commentLabel.textContent = t("ui.explore.comment");
+    if (document.activeElement !== commentBox) commentBox.value = node.comment || "";
+    exploreHelp.textContent = t("ui.explore.help");
+  }
+
+  let commentEdited = false; // the comment's first change since it got focus is an undo step
+  commentBox.addEventListener("focus", () => { commentEdited = false; });
+  commentBox.addEventListener("input", () => {
+    if (!tree) return;
+    if (!commentEdited) {
+      tree.checkpoint();
+      commentEdited = true;
+      undoButton.disabled = false;
+    }
+    tree.comment(commentBox.value);
+    const item = list.querySelector(`li[data-path="${tree.path.join(".")}"]`);
+    if (item) {
+      let note = item.querySelector(".move-comment");
+      if (!note) note = item.appendChild(h("span", { class: "move-comment muted" }));
+      note.textContent = commentBox.value;
+    }
+  });
+
+  async function download() {
+    if (!tree || !startSfen) return;
+    const format = downloadFormat.value;
+    try {
+      const response = await fetch(`/api/records/tree?format=${encodeURIComponent(format)}`, {
+        method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(treeBody(tree.root, startSfen)),
+      });
+      if (!response.ok) {
+        const body = await response.json().catch(() => ({}));
+        toast(errorText(body.code || "http", body.message || ""), "error");
+        return;
+      }
+      const url = URL.createObjectURL(await response.blob());
+      const link = h("a", { href: url, download: `analysis.${format}` });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    } catch (error) {
+      toast(errorText("network", String(error)), "error");
+    }
+  }
+
   function renderPosition() {
     view.dataset.ply = String(ply);
-    const entry = position(ply);
-    const sfen = (entry && entry.sfen) || (game && game.position && ply === lastPly() ? game.position.sfen : null);
-    if (sfen) {
-      const best = entry ? arrowOf(entry.best_move) : null;
-      board.setPosition({ sfen, lastMove: moveAt(ply) ? moveAt(ply).usi : null, arrows: best ? [best] : [] });
-    }
-    for (const item of list.querySelectorAll("li[data-ply]")) {
-      const current = Number(item.dataset.ply) === ply;
+    const here = tree.path.join(".");
+    view.dataset.path = here;
+    showBoard();
+    fetchInfo();
+    if (livePanel) livePanel.setPosition(startSfen, usiOf(tree.root, tree.path));
+    for (const item of list.querySelectorAll("li[data-path]")) {
+      const current = item.dataset.path === here;
       item.classList.toggle("current", current);
       if (current) item.setAttribute("aria-current", "true");
       else item.removeAttribute("aria-current");
@@ -141,28 +301,41 @@ export async function mount(root) {
       if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 30) list.scrollTop = top - list.clientHeight / 2;
     }
     renderNav();
+    renderTools();
     renderInfo();
     markGraph();
   }
 
+  /** The path at the end of the line through the move shown. */
+  function endOfLine() {
+    const path = tree.path.slice();
+    let node = current();
+    while (node.children.length) {
+      path.push(0);
+      node = node.children[0];
+    }
+    return path;
+  }
+
   function renderNav() {
-    const disabled = !result;
     const button = (id, iconName, key, target, off) => h("button", {
-      class: "btn step", id, type: "button", title: t(key), "aria-label": t(key), disabled: disabled || off,
-      onclick: () => go(target),
+      class: "btn step", id, type: "button", title: t(key), "aria-label": t(key), disabled: off,
+      onclick: () => goPath(target),
     }, icon(iconName));
+    const atStart = !tree.path.length;
+    const atEnd = !current().children.length;
     fill(nav,
-      button("first-button", "first", "ui.record.first", 0, ply === 0),
-      button("prev-button", "prev", "ui.record.prev", ply - 1, ply === 0),
+      button("first-button", "first", "ui.record.first", [], atStart),
+      button("prev-button", "prev", "ui.record.prev", tree.path.slice(0, -1), atStart),
       h("span", { class: "step-count", id: "step-count", text: t("ui.record.ply", { n: ply, total: lastPly() }) }),
-      button("next-button", "next", "ui.record.next", ply + 1, ply >= lastPly()),
-      button("last-button", "last", "ui.record.last", lastPly(), ply >= lastPly()),
+      button("next-button", "next", "ui.record.next", [...tree.path, 0], atEnd),
+      button("last-button", "last", "ui.record.last", endOfLine(), atEnd),
       h("button", { class: "btn ghost step", id: "flip-button", type: "button", title: t("ui.game.flip"),
         "aria-label": t("ui.game.flip"), onclick: () => board.setFlipped(!board.flipped) }, icon("flip")));
   }
 
   function renderInfo() {
-    const entry = position(ply);
+    const entry = entryOf(current());
     info.hidden = !entry;
     if (!entry) return;
     const rate = typeof entry.win_rate === "number" ? Math.round(entry.win_rate * 100) : null;
@@ -182,18 +355,51 @@ export async function mount(root) {
         text: t("ui.analysis.best_line", { line: lineText }) }) : null);
   }
 
+  /** The list's entry of the explored move *node* at *path*; the game's own moves keep their
+   * ply (data-ply), the variations' first moves a branch marker. */
+  function itemOf(node, path, branch) {
+    const entry = entryOf(node);
+    const dataset = { path: path.join(".") };
+    if (Number.isInteger(node.game)) dataset.ply = node.game;
+    if (entry && entry.label) dataset.label = entry.label;
+    return h("li", { class: Number.isInteger(node.game) ? null : "variation-move", dataset,
+      onclick: (event) => { event.stopPropagation(); goPath(path); } },
+    h("span", { class: "ply", text: String(path.length) }),
+    branch ? h("span", { class: "branch", "aria-hidden": "true", title: t("ui.explore.variation"), text: "↳" }) : null,
+    h("span", { class: "label", lang: moveTextLang(), text: moveText(stepOf(node)) }),
+    labelText(entry) ? h("span", { class: `label-badge label-${entry.label}`, text: labelText(entry) }) : null,
+    entry && entry.missed_mate ? h("span", { class: "label-badge label-blunder", text: t("ui.analysis.missed_mate") }) : null,
+    node.comment ? h("span", { class: "move-comment muted", text: node.comment }) : null);
+  }
+
+  /** The main line after *parent* (at *path*) into *items*, each move's alternatives nested after it. */
+  function lineItems(parent, path, items) {
+    let node = parent;
+    let here = path;
+    while (node.children.length) {
+      const [main, ...others] = node.children;
+      const mainPath = [...here, 0];
+      items.push(itemOf(main, mainPath, false));
+      if (others.length) {
+        items.push(h("li", { class: "variations" }, others.map((other, k) => {
+          const otherPath = [...here, k + 1];
+          const sub = [itemOf(other, otherPath, true)];
+          lineItems(other, otherPath, sub);
+          return h("ol", { class: "move-list variation", "aria-label": t("ui.explore.variation") }, sub);
+        })));
+      }
+      node = main;
+      here = mainPath;
+    }
+  }
+
   function renderList() {
     movesTitle.textContent = t("ui.game.moves");
-    const items = [h("li", { class: "start-entry", dataset: { ply: 0 }, onclick: () => go(0) },
-      h("span", { class: "ply" }), h("span", { class: "label", text: t("ui.record.start") }))];
-    (game ? game.moves : []).forEach((move, index) => {
-      const entry = position(index + 1);
-      items.push(h("li", { dataset: { ply: index + 1, label: entry && entry.label ? entry.label : null }, onclick: () => go(index + 1) },
-        h("span", { class: "ply", text: String(index + 1) }),
-        h("span", { class: "label", lang: moveTextLang(), text: moveText(move) }),
-        labelText(entry) ? h("span", { class: `label-badge label-${entry.label}`, text: labelText(entry) }) : null,
-        entry && entry.missed_mate ? h("span", { class: "label-badge label-blunder", text: t("ui.analysis.missed_mate") }) : null));
-    });
+    if (!tree) return;
+    const items = [h("li", { class: "start-entry", dataset: { ply: 0, path: "" }, onclick: () => goPath([]) },
+      h("span", { class: "ply" }), h("span", { class: "label", text: t("ui.record.start") }),
+      tree.root.comment ? h("span", { class: "move-comment muted", text: tree.root.comment }) : null)];
+    lineItems(tree.root, [], items);
     fill(list, ...items);
   }
 
@@ -243,7 +449,7 @@ export async function mount(root) {
   function markGraph() {
     const graph = graphCard.querySelector("svg");
     if (!graph || !result) return;
-    const entry = position(ply);
+    const entry = entryOf(current());
     const x = xOf(ply);
     const cursor = graph.querySelector(".graph-cursor");
     cursor.setAttribute("x1", x);
@@ -318,9 +524,7 @@ export async function mount(root) {
     status = answer;
     clearTimeout(pollTimer);
     if (answer.status === "done" && answer.result) {
-      const fresh = !result;
       result = answer.result;
-      if (fresh) ply = lastPly();
       renderAll();
       return;
     }
@@ -362,15 +566,51 @@ export async function mount(root) {
     renderGraph();
     renderSummary();
     renderPosition();
+    if (livePanel) livePanel.render();
+  }
+
+  /** B: the live analysis' best move as the arrow (again: the analysis' own). */
+  function toggleBestArrow() {
+    liveArrow = !liveArrow;
+    showBoard();
+    if (!liveArrow) return;
+    const best = livePanel ? livePanel.bestMove() : null;
+    live.textContent = best ? t("ui.live.best_arrow", { move: moveText({ usi: best.usi, label: best.forms.japanese, forms: best.forms }) })
+      : t("ui.live.no_best");
+  }
+
+  function keyTarget(key) {
+    const path = tree.path;
+    if (key === "ArrowLeft") return path.length ? path.slice(0, -1) : null;
+    if (key === "ArrowRight") return current().children.length ? [...path, 0] : null;
+    if (key === "Home") return [];
+    if (key === "End") return endOfLine();
+    if ((key === "ArrowUp" || key === "ArrowDown") && path.length) {
+      // Another variation at this move: the previous or next alternative.
+      const parent = resolve(tree.root, path.slice(0, -1)).node;
+      const index = path[path.length - 1] + (key === "ArrowUp" ? -1 : 1);
+      return index >= 0 && index < parent.children.length ? [...path.slice(0, -1), index] : null;
+    }
+    return null;
   }
 
   document.addEventListener("keydown", (event) => {
-    if (!result || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!tree || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     if (/input|textarea|select/i.test(event.target.tagName) || event.target.isContentEditable) return;
-    const targets = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: lastPly() };
-    if (!(event.key in targets)) return;
+    if ((event.key === "l" || event.key === "L") && livePanel) {
+      event.preventDefault();
+      livePanel.toggle();
+      return;
+    }
+    if (event.key === "b" || event.key === "B") {
+      event.preventDefault();
+      toggleBestArrow();
+      return;
+    }
+    const target = keyTarget(event.key);
+    if (!target) return;
     event.preventDefault();
-    go(targets[event.key]);
+    goPath(target);
   });
   onNotationChange(() => renderAll());
   onLanguageChange((language) => {
@@ -379,19 +619,29 @@ export async function mount(root) {
   });
 
   let first = null; // a record's first answer: its moves and where its analysis is
+  let config = {};
   try {
     if (recordKey) {
       first = await api(analysisUrl);
       record = { sfen: first.start_sfen, moves: first.moves.map((move) => move.usi) };
       game = { moves: first.moves, position: first.position, game: null };
+      startSfen = first.start_sfen;
     } else {
       game = await api(`/api/games/${encodeURIComponent(gameId)}`);
+      startSfen = game.game.start_sfen;
     }
+    config = await api("/api/config").catch(() => ({}));
   } catch (error) {
     toast(errorText(error.code, error.message), "error");
     return;
   }
-  ply = lastPly();
+  tree = new Exploration(`shogiban.explore.${recordKey ? `record.${recordKey}` : `game.${gameId}`}`, game.moves);
+  ply = tree.path.length;
+  livePanel = createLivePanel(liveHost, {
+    usiEngine: config.usi || null,
+    announce: (text) => { live.textContent = text; },
+    onChange: () => { if (liveArrow) showBoard(); },
+  });
   renderAll();
   if (first) show(first);
   else await poll();

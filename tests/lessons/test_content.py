@@ -84,3 +84,164 @@ def test_answer_goal_accepts_only_the_answer() -> None:
     assert other["legal"] is True
     assert other["success"] is False
     assert other["feedback"] != good["feedback"]
+
+
+# -- issue 25: notation, setting up, handicaps ---------------------------------------------------
+
+from shogiban.handicaps import find_handicap  # noqa: E402
+from shogiban.lessons.content import (  # noqa: E402
+    BadAnswerError,
+    LessonFileError,
+    check_lessons,
+    parse_lessons,
+    start_pieces,
+    try_choice,
+    try_square,
+)
+
+
+def _section(lesson_id: str, text: str) -> int:
+    return next(i for i, s in enumerate(get_lesson(lesson_id).sections) if s["text"] == text)
+
+
+def test_the_lesson_file_is_sound() -> None:
+    assert check_lessons() == []
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (lambda d: d["lesson"][0]["section"].append({"text": "x", "exercise": {"goal": "win"}}), "unknown goal"),
+        (lambda d: d["placements"]["ohashi"].__setitem__(0, "5e"), "no piece of sente stands on '5e'"),
+        (lambda d: d["placements"]["ito"].pop(), "places each of sente's 20 pieces once"),
+        (lambda d: d["lesson"][0]["section"].append(
+            {"text": "x", "exercise": {"goal": "choice", "sfen": "4k4/9/9/9/9/9/9/9/4K4 b - 1", "moves": ["5i5g"]}}),
+         "5i5g"),
+        (lambda d: d["lesson"][0]["section"].append({"text": "x", "exercise": {"goal": "choice", "handicap": "角落"}}),
+         "unknown handicap"),
+        (lambda d: d["lesson"][0]["section"].append(
+            {"text": "x", "exercise": {"goal": "square", "sfen": "4k4/9/9/9/9/9/9/9/4K4 b - 1", "answer": "7j"}}),
+         "7j"),
+        (lambda d: d["lesson"][0]["section"].append(
+            {"text": "x", "exercise": {"goal": "answer", "sfen": "4k4/9/9/9/9/9/9/9/4K4 b - 1", "answer": ["5i5g"]}}),
+         "not legal"),
+        (lambda d: d["lesson"][0]["section"].append({"text": "x", "diagram": {"handicaps": ["香落ち", "九枚落ち"]}}),
+         "九枚落ち"),
+    ],
+)
+def test_a_typo_in_the_lesson_file_fails_loading(change: object, problem: str) -> None:
+    import tomllib
+
+    data = tomllib.loads(resources.files("shogiban.lessons").joinpath("lessons.toml").read_text("utf-8"))
+    parse_lessons(data)  # sound as it is
+    assert callable(change)
+    change(data)
+    with pytest.raises(LessonFileError, match=problem) as raised:
+        parse_lessons(data)
+    assert isinstance(raised.value, ValueError)
+    assert raised.value.code == "bad_lesson"
+
+
+def test_square_goal_accepts_the_square_and_names_a_wrong_one() -> None:
+    index = _section("notation", "find_square")
+    assert get_lesson("notation").sections[index]["exercise"]["answer"] == "2f"
+    wrong = try_square("notation", index, "3d", "ja")
+    assert wrong["success"] is False
+    assert wrong["feedback"] == "そこは３四（３筋、四段）です。もう一度。"
+    assert "3d: file 3, rank d" in try_square("notation", index, "3d", "en")["feedback"]
+    right = try_square("notation", index, "2f", "zh-hant")
+    assert right["success"] is True
+    assert "２六" in right["feedback"]
+    with pytest.raises(ValueError, match="invalid square"):
+        try_square("notation", index, "0z", "en")
+    with pytest.raises(BadAnswerError):
+        try_move("notation", index, "2g2f", "en")
+    with pytest.raises(BadAnswerError):
+        try_choice("notation", index, "2f", "en")
+
+
+def test_choice_goal_names_moves_with_the_notation_modules() -> None:
+    index = _section("notation", "modifiers")
+    lesson = render_lesson("notation", "ja")["sections"][index]["exercise"]
+    labels = {c["id"]: c["label"] for c in lesson["choices"]}
+    assert labels["6i5h"] == "▲５八金左"
+    assert labels["4i5h"] == "▲５八金右"
+    assert lesson["lastMove"] == "6i5h"
+    board = Board()
+    for usi, label in labels.items():  # every choice is a legal move's real name
+        assert Move.from_usi(usi) in set(board.legal_moves)
+        assert board.japanese(Move.from_usi(usi)) == label
+    assert try_choice("notation", index, "6i5h", "en")["success"] is True
+    wrong = try_choice("notation", index, "4i5h", "en")
+    assert wrong["success"] is False
+    assert wrong["arrows"] == [["4i", "5h"]]
+    assert "▲５八金右" in wrong["feedback"]
+    with pytest.raises(BadAnswerError):
+        try_choice("notation", index, "9g9f+", "en")
+    promote = _section("notation", "promote")
+    names = {c["label"] for c in render_lesson("notation", "ja")["sections"][promote]["exercise"]["choices"]}
+    assert {"▲２二角成", "▲２二角不成"} <= names
+    same = _section("notation", "same_square")
+    hans = {c["id"]: c["label"] for c in render_lesson("notation", "zh-hans")["sections"][same]["exercise"]["choices"]}
+    assert hans["3a2b"] == "△同\u3000银"
+    csa = _section("notation", "other_forms")
+    forms = {c["id"]: c["label"] for c in render_lesson("notation", "en")["sections"][csa]["exercise"]["choices"]}
+    assert forms["2g2f"] == "+2726FU"
+    assert try_choice("notation", csa, "2g2f", "zh-hant")["success"] is True
+
+
+def test_handicap_choice_and_diagram() -> None:
+    index = _section("handicaps", "which")
+    exercise = render_lesson("handicaps", "zh-hant")["sections"][index]["exercise"]
+    assert exercise["sfen"] == find_handicap("二枚落ち").sfen
+    assert {"id": "two-piece", "label": "讓二子"} in exercise["choices"]
+    assert try_choice("handicaps", index, "two-piece", "ja")["feedback"] == "正解です：二枚落ち。"
+    assert try_choice("handicaps", index, "rook", "en")["success"] is False
+    steps = render_lesson("handicaps", "ja")["sections"][0]["diagram"]["steps"]
+    names = [find_handicap(step["handicap"]).japanese for step in steps]
+    assert names == ["香落ち", "右香落ち", "角落ち", "飛車落ち", "飛香落ち", "二枚落ち", "三枚落ち", "四枚落ち",
+                     "五枚落ち", "六枚落ち", "八枚落ち", "十枚落ち"]
+    assert steps[2]["highlights"] == ["2b"]
+    assert "角落ち" in steps[2]["caption"]
+    assert len(steps[-1]["highlights"]) == 10
+
+
+OHASHI = ["5i", "6i", "4i", "7i", "3i", "8i", "2i", "9i", "1i", "8h", "2h",
+          "5g", "6g", "4g", "7g", "3g", "8g", "2g", "9g", "1g"]
+
+
+def test_placement_goal_follows_ohashi_and_explains_mistakes() -> None:
+    index = _section("setup", "try_ohashi")
+    order = get_lesson("setup").sections[index]["exercise"]["placements"]
+    assert order == OHASHI
+    assert sorted(order) == sorted(start_pieces())
+    step = 0
+    for square in order:
+        result = try_square("setup", index, square, "en", step)
+        assert result["success"] is True
+        step = result["step"]
+    assert result["done"] is True
+    assert result["sfen"].split()[0] == "9/9/9/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
+    # Wrong order: the right gold before the left one; a later piece; an empty square; a filled one.
+    side = try_square("setup", index, "4i", "en", 1)
+    assert side["success"] is False
+    assert side["step"] == 1
+    assert "left one" in side["feedback"]
+    assert "gold" in side["feedback"]
+    later = try_square("setup", index, "5g", "ja", 3)
+    assert later["feedback"] == "５七の歩兵はもっと後に並べます。次は銀将です。"
+    assert "5e" in try_square("setup", index, "5e", "en", 3)["feedback"]
+    assert "already" in try_square("setup", index, "5i", "en", 3)["feedback"]
+    with pytest.raises(BadAnswerError):
+        try_square("setup", index, "5i", "en", 20)
+
+
+def test_setup_diagrams_place_one_piece_per_step() -> None:
+    lesson = render_lesson("setup", "zh-hans")
+    ohashi, ito = (lesson["sections"][i]["diagram"]["steps"] for i in (0, 1))
+    assert [s["highlights"][0] for s in ohashi] == OHASHI
+    assert [s["highlights"][0] for s in ito][7:] == ["9g", "8g", "7g", "6g", "5g", "4g", "3g", "2g", "1g",
+                                                      "9i", "1i", "8h", "2h"]
+    for steps in (ohashi, ito):
+        assert steps[-1]["sfen"].split()[0] == "9/9/9/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
+    assert ohashi[0]["caption"] == "1/20：玉将放在５九"

@@ -296,3 +296,103 @@ def test_without_a_language_the_visitor_s_language_is_used(client: TestClient) -
     assert chosen.json()["title"] == i18n.translate("lessons.pawn.title", "zh-hans")
     english = client.get("/api/learn/lessons/pawn?lang=en", headers={"accept-language": "ja"})
     assert english.json()["title"] == i18n.translate("lessons.pawn.title", "en")
+
+
+# -- issue 25: notation, setting up, handicaps ---------------------------------------------------
+
+
+def answer(client: TestClient, lesson_id: str, index: int, **body: Any) -> dict[str, Any]:
+    response = client.post(f"/api/learn/lessons/{lesson_id}/sections/{index}/answer", json=body)
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def _index(client: TestClient, lesson_id: str, goal: str, lang: str = "en") -> tuple[int, dict[str, Any]]:
+    section = next(s for s in lesson(client, lesson_id, lang)["sections"] if s.get("exercise", {}).get("goal") == goal)
+    return section["index"], section["exercise"]
+
+
+def test_the_new_lessons_are_listed_in_their_group(client: TestClient) -> None:
+    for lang, title in [("en", "Setting up the pieces"), ("ja", "駒の並べ方"), ("zh-Hant", "擺放棋子"),
+                        ("zh-Hans", "摆放棋子")]:
+        lessons = client.get(f"/api/learn/lessons?lang={lang}").json()["lessons"]
+        game = [item for item in lessons if item["group"] == "game"]
+        assert [item["id"] for item in game] == ["notation", "setup", "handicaps"]
+        assert game[1]["title"] == title
+
+
+def test_square_answers_over_http(client: TestClient) -> None:
+    index, exercise = _index(client, "notation", "square")
+    assert exercise["dests"] == {}
+    assert exercise["dropDests"] == {}
+    wrong = answer(client, "notation", index, square="7f", lang="zh-Hans")
+    assert wrong["success"] is False
+    assert wrong["feedback"] == "这是７六（第７筋，第六段）。再试一次。"
+    right = answer(client, "notation", index, square="2f", lang="en")
+    assert right["success"] is True
+    assert right["feedback"] == "Right: that is 2f."
+
+
+def test_choice_answers_over_http(client: TestClient) -> None:
+    index, exercise = _index(client, "notation", "choice", "ja")
+    assert exercise["lastMove"] == "6i5h"
+    labels = {c["id"]: c["label"] for c in exercise["choices"]}
+    assert labels["6i5h"] == "▲５八金左"
+    good = answer(client, "notation", index, choice="6i5h", lang="ja")
+    assert good["success"] is True
+    assert good["feedback"] == "正解です：▲５八金左。"
+    bad = answer(client, "notation", index, choice="4i5h", lang="en")
+    assert bad["success"] is False
+    assert bad["arrows"] == [["4i", "5h"]]
+    index, exercise = _index(client, "handicaps", "choice", "zh-Hant")
+    assert "讓二子" in [c["label"] for c in exercise["choices"]]
+    assert answer(client, "handicaps", index, choice="two-piece")["success"] is True
+
+
+def test_placement_answers_over_http(client: TestClient) -> None:
+    index, exercise = _index(client, "setup", "placement", "ja")
+    assert exercise["steps"] == 20
+    assert exercise["step"] == 0
+    assert exercise["sfen"] == "9/9/9/9/9/9/9/9/9 b RB2G2S2N2L9P 1"
+    assert exercise["prompt"] == "次は玉将です。置くマスをクリックしてください。"
+    first = answer(client, "setup", index, square="5i", step=0, lang="ja")
+    assert first["success"] is True
+    assert first["step"] == 1
+    assert first["sfen"] == "9/9/9/9/9/9/9/9/4K4 b RB2G2S2N2L9P 1"
+    side = answer(client, "setup", index, square="4i", step=1, lang="en")
+    assert side["success"] is False
+    assert side["step"] == 1
+    assert "left one" in side["feedback"]
+
+
+def test_handicap_diagram_over_http(client: TestClient) -> None:
+    diagram = lesson(client, "handicaps", "ja")["sections"][0]["diagram"]
+    assert diagram["caption"] == "平手"
+    captions = [step["caption"] for step in diagram["steps"]]
+    assert captions[0].startswith("1/12：香落ち")
+    assert captions[-1].startswith("12/12：十枚落ち")
+    en = lesson(client, "handicaps", "en")["sections"][0]["diagram"]["steps"]
+    assert en[3]["caption"] == "4/12: Rook (pieces removed: 1)"
+
+
+def test_answers_that_do_not_fit_are_refused(client: TestClient) -> None:
+    square, _ = _index(client, "notation", "square")
+    choice, _ = _index(client, "notation", "choice")
+    url = "/api/learn/lessons/notation/sections/{}/answer"
+    cases = [
+        (url.format(square), {"choice": "6i5h"}, 400, "bad_answer"),
+        (url.format(choice), {"square": "5h"}, 400, "bad_answer"),
+        (url.format(choice), {"choice": "nope"}, 400, "bad_answer"),
+        (url.format(square), {}, 400, "bad_answer"),
+        (url.format(square), {"square": "0z"}, 400, "invalid_square"),
+        (url.format(square), {"square": "5h5"}, 400, "bad_answer"),
+        (url.format(square), {"square": "5h", "step": -1}, 400, "bad_answer"),
+        (url.format(0), {"square": "5h"}, 404, "unknown_lesson"),
+        ("/api/learn/lessons/setup/sections/2/answer", {"square": "5i", "step": 20}, 400, "bad_answer"),
+        (f"/api/learn/lessons/notation/sections/{square}/try", {"usi": "2g2f"}, 400, "bad_answer"),
+    ]
+    for path, body, status, code in cases:
+        response = client.post(path, json=body)
+        assert response.status_code == status, (path, body, response.text)
+        assert response.json()["code"] == code, (path, body)

@@ -85,6 +85,7 @@ def click_square(page: Any, board: Any, square: str) -> None:
     """Click the centre of *square* (``5e``) on the board inside the *board* element."""
     sq = parse_square(square)
     col, row = 9 - square_file(sq), square_rank(sq) - 1
+    board.locator("svg.sb-svg").scroll_into_view_if_needed()  # the mouse clicks in the viewport only
     box = board.locator("svg.sb-svg").bounding_box()
     x = box["x"] + (LEFT + col * CELL_W + CELL_W / 2) * box["width"] / WIDTH
     y = box["y"] + (TOP + row * CELL_H + CELL_H / 2) * box["height"] / HEIGHT
@@ -292,3 +293,96 @@ def test_on_a_phone_the_puzzle_board_comes_before_the_list(server: str, browser:
     assert board["y"] < listing["y"]
     assert board["y"] < 844  # on the first screen
     context.close()
+
+
+# -- issue 25: notation, setting up, handicaps ---------------------------------------------------
+
+
+def open_lesson(browser: Any, server: str, lesson_id: str, language: str) -> Any:
+    page = open_page(browser, language)
+    page.goto(f"{server}/learn/{lesson_id}")
+    wait_ready(page)
+    page.wait_for_selector("section.lesson-section .lesson-board svg.sb-svg")
+    return page
+
+
+def wait_feedback(page: Any, section: Any, success: bool) -> str:
+    feedback = section.locator(".lesson-feedback")
+    page.wait_for_function(f"el => el.dataset.success === '{str(success).lower()}'", arg=feedback.element_handle(),
+                           timeout=15000)
+    text: str = feedback.inner_text()
+    return text
+
+
+@pytest.mark.parametrize(("language", "named"), [("ja", "３四（３筋、四段）"), ("en", "3d: file 3, rank d")])
+def test_click_the_square_a_move_names(server: str, browser: Any, language: str, named: str) -> None:
+    page = open_lesson(browser, server, "notation", language)
+    section = page.locator('section.lesson-section[data-index="1"]')
+    board = section.locator(".lesson-board")
+    click_square(page, board, "3d")
+    assert named in wait_feedback(page, section, False)
+    click_square(page, board, "2f")
+    wait_feedback(page, section, True)
+    assert section.locator(".lesson-exercise").get_attribute("data-done") == "true"
+    assert page.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize(("language", "wrong"), [("zh-Hant", "▲５八金右"), ("en", "▲５八金右")])
+def test_name_the_move_just_played(server: str, browser: Any, language: str, wrong: str) -> None:
+    page = open_lesson(browser, server, "notation", language)
+    section = page.locator('section.lesson-section[data-index="3"]')
+    section.locator(".lesson-choice-button").first.wait_for()
+    assert section.locator(".lesson-choice-button").count() == 4
+    section.locator('.lesson-choice-button[data-choice="4i5h"]').click()
+    assert wrong in wait_feedback(page, section, False)
+    assert section.locator(".sb-arrow").count() == 1  # the move the wrong name stands for
+    section.locator('.lesson-choice-button[data-choice="6i5h"]').click()
+    assert "▲５八金左" in wait_feedback(page, section, True)
+    assert page.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize(("language", "why"), [("ja", "左が先"), ("zh-Hans", "先放左边")])
+def test_place_the_first_pieces_of_ohashi(server: str, browser: Any, language: str, why: str) -> None:
+    page = open_lesson(browser, server, "setup", language)
+    section = page.locator('section.lesson-section[data-index="2"]')
+    figure = section.locator(".lesson-placement")
+    board = section.locator(".lesson-board")
+
+    def place(square: str, step: int) -> None:
+        click_square(page, board, square)
+        page.wait_for_function(f"el => el.dataset.step === '{step}'", arg=figure.element_handle(), timeout=15000)
+        wait_feedback(page, section, True)
+        assert board.locator(f'.sb-pieces [data-square="{square}"]').count() == 1
+
+    place("5i", 1)
+    click_square(page, board, "4i")  # the right gold before the left one
+    assert why in wait_feedback(page, section, False)
+    assert figure.get_attribute("data-step") == "1"
+    assert board.locator('.sb-pieces [data-square="4i"]').count() == 0
+    place("6i", 2)
+    place("4i", 3)
+    place("7i", 4)
+    assert page.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize(("language", "bishop", "two"), [("en", "Bishop", "Two pieces"), ("zh-Hans", "让角", "让二子")])
+def test_handicaps_are_shown_and_named(server: str, browser: Any, language: str, bishop: str, two: str) -> None:
+    page = open_lesson(browser, server, "handicaps", language)
+    section = page.locator('section.lesson-section[data-index="0"]')
+    figure = section.locator(".lesson-figure")
+    board = section.locator(".lesson-board")
+    assert board.locator('.sb-pieces [data-square="2b"]').count() == 1  # the even game first
+    for step in (1, 2, 3):
+        section.locator('button[data-step="ui.learn.next"]').click()
+        page.wait_for_function(f"el => el.dataset.step === '{step}'", arg=figure.element_handle(), timeout=15000)
+    assert bishop in section.locator(".lesson-caption").inner_text()  # 角落ち: the bishop is gone
+    assert board.locator('.sb-pieces [data-square="2b"]').count() == 0
+    assert board.locator('.sb-pieces [data-square="8b"]').count() == 1
+    which = page.locator('section.lesson-section[data-index="2"]')
+    which.locator('.lesson-choice-button[data-choice="two-piece"]').click()
+    assert two in wait_feedback(page, which, True)
+    assert page.errors == []
+    page.context.close()

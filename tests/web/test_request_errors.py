@@ -18,6 +18,7 @@ JSON_ROUTES = [  # every route with a JSON body: (method, path)
     ("POST", "/api/games"),
     ("POST", "/api/games/{id}/join"),
     ("POST", "/api/learn/lessons/drops/sections/1/try"),
+    ("POST", "/api/learn/lessons/notation/sections/1/answer"),
     ("POST", "/api/puzzles/{puzzle}/move"),
     ("POST", "/api/puzzles/{puzzle}/hint"),
     ("POST", "/api/records"),

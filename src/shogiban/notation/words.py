@@ -43,6 +43,7 @@ __all__ = [
     "file_label",
     "format_move",
     "illegal_reason",
+    "japanese_in",
     "piece_name",
     "reason_for_code",
     "refusal_reason",
@@ -171,7 +172,12 @@ def format_move(board: Board, move: Move, language: Language) -> str:
     if language == "en":
         # Hodges style (P-7f) matches the board's western coordinates (files 9..1, ranks a..i).
         return make_western(board, move, style="hodges")
-    text = make_ki2_move(board, move)
+    return japanese_in(make_ki2_move(board, move), language)
+
+
+def japanese_in(text: str, language: Language) -> str:
+    """Japanese move text (``▲７六歩``) with the language's own piece characters: Chinese writes
+    ``▲７六步``; Japanese and English keep the text as it is."""
     forms = _CHINESE_FORMS.get(language)
     if forms:
         text = "".join(forms.get(c, c) for c in text)

@@ -11,6 +11,8 @@ visitor's language as for the pages: :func:`shogiban.web.pages.request_language`
 * ``GET  /api/learn/lessons?lang=``                       -- the lessons' ids and titles
 * ``GET  /api/learn/lessons/{id}?lang=``                  -- a lesson: texts, diagrams, exercises
 * ``POST /api/learn/lessons/{id}/sections/{n}/try``       -- ``{"usi", "lang"}``: check a move
+* ``POST /api/learn/lessons/{id}/sections/{n}/answer``    -- ``{"square", "step", "lang"}`` or
+  ``{"choice", "lang"}``: check a square clicked or a choice picked
 * ``GET  /api/puzzles?lang=``                             -- the problems (id, length, rating, themes),
   the groups by length and by theme, and today's daily puzzle
 * ``GET  /api/puzzles/{id}/solution``                     -- the stored solution, step by step
@@ -38,8 +40,17 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
 from shogiban.board import Board
+from shogiban.errors import InvalidSquareError
 from shogiban.i18n import Language, UnknownLanguageError, normalize_language, translate
-from shogiban.lessons.content import UnknownLessonError, lesson_index, render_lesson, try_move
+from shogiban.lessons.content import (
+    BadAnswerError,
+    UnknownLessonError,
+    lesson_index,
+    render_lesson,
+    try_choice,
+    try_move,
+    try_square,
+)
 from shogiban.lessons.puzzles import (
     THEMES,
     Puzzle,
@@ -58,6 +69,7 @@ from shogiban.web.pages import render_shell, request_language
 from shogiban.web.routing import Checked, CheckedRoute
 from shogiban.web.schema import (
     LANG_QUERY,
+    LESSON_ANSWER,
     LESSON_ID,
     LESSON_TRY,
     PUZZLE_HINT,
@@ -132,6 +144,23 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
             return JSONResponse(try_move(_lesson_id(checked), checked.params["index"], body["usi"], language))
         except UnknownLessonError as error:
             raise RequestError("unknown_lesson", str(error), 404) from None
+        except BadAnswerError as error:
+            raise RequestError(error.code, str(error)) from None
+
+    async def api_answer(request: Request, checked: Checked) -> Response:
+        body = checked.body
+        language = _language(body.get("lang"), request)
+        lesson_id, index = _lesson_id(checked), checked.params["index"]
+        try:
+            if body.get("choice") is not None:
+                return JSONResponse(try_choice(lesson_id, index, body["choice"], language))
+            if body.get("square") is not None:
+                return JSONResponse(try_square(lesson_id, index, body["square"], language, body.get("step") or 0))
+        except UnknownLessonError as error:
+            raise RequestError("unknown_lesson", str(error), 404) from None
+        except (BadAnswerError, InvalidSquareError) as error:
+            raise RequestError(error.code, str(error)) from None
+        raise RequestError("bad_answer", "an answer is a square or a choice")
 
     async def api_puzzles(request: Request, checked: Checked) -> Response:
         language = _language(checked.query.get("lang"), request)
@@ -195,6 +224,8 @@ def make_routes(checker: PuzzleChecker | None = None) -> list[BaseRoute]:
         CheckedRoute("/api/learn/lessons/{lesson_id}", api_lesson, params=lesson, query=LANG_QUERY),
         CheckedRoute("/api/learn/lessons/{lesson_id}/sections/{index}/try", api_try, methods=["POST"],
                      params={**lesson, "index": SECTION_INDEX}, body=LESSON_TRY),
+        CheckedRoute("/api/learn/lessons/{lesson_id}/sections/{index}/answer", api_answer, methods=["POST"],
+                     params={**lesson, "index": SECTION_INDEX}, body=LESSON_ANSWER),
         CheckedRoute("/api/puzzles", api_puzzles, query=LANG_QUERY),
         CheckedRoute("/api/puzzles/{puzzle_id}", api_puzzle, params=puzzle),
         CheckedRoute("/api/puzzles/{puzzle_id}/solution", api_puzzle_solution, params=puzzle),

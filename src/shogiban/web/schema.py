@@ -43,6 +43,7 @@ from pydantic import (
     Field,
     PlainValidator,
     StrictBool,
+    StrictInt,
     StringConstraints,
     TypeAdapter,
     ValidationError,
@@ -637,6 +638,19 @@ class LessonTry(RequestModel):
 
 
 LESSON_TRY = Body("move", LessonTry, code="invalid_move")
+
+
+class LessonAnswer(RequestModel):
+    """An answer without a move in a lesson's section: a *square* clicked (with the *step* of a
+    placement exercise, the number of pieces already placed) or a *choice* picked."""
+
+    square: Annotated[str, StringConstraints(min_length=2, max_length=2)] | None = None
+    step: Annotated[StrictInt, Field(ge=0, le=99)] | None = None
+    choice: Annotated[str, StringConstraints(min_length=1, max_length=40)] | None = None
+    lang: Language | None = None
+
+
+LESSON_ANSWER = Body("answer", LessonAnswer, code="bad_answer")
 #: Longest line of moves a puzzle request may carry (the longest problem is far shorter).
 MAX_PUZZLE_LINE = 64
 PuzzleLine = Annotated[list[UsiMove], Field(max_length=MAX_PUZZLE_LINE)]

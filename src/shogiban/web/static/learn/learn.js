@@ -26,7 +26,7 @@ function makeBoard(container, options) {
 
 function renderNav(nav) {
   nav.replaceChildren();
-  for (const group of ["pieces", "rules"]) {
+  for (const group of ["pieces", "rules", "game"]) {
     const items = state.lessons.filter((lesson) => lesson.group === group);
     nav.append(el("h2", { i18n: `ui.learn.${group}`, text: t(`ui.learn.${group}`) }));
     const list = el("ol", { class: "learn-list" });
@@ -70,13 +70,15 @@ function diagramFigure(section) {
   let at = 0;
   const caption = el("p", { class: "lesson-caption", "aria-live": "polite" });
   const show = () => {
+    figure.dataset.step = String(at);
     if (at === 0) {
       board.setPosition(start);
-      caption.textContent = t("ui.learn.step_start");
+      caption.textContent = diagram.caption || t("ui.learn.step_start");
     } else {
       const step = steps[at - 1];
-      board.setPosition({ sfen: step.sfen, lastMove: step.lastMove, check: step.check });
-      let text = t("ui.learn.step", { n: at, total: steps.length });
+      board.setPosition({ sfen: step.sfen, lastMove: step.lastMove, check: step.check, highlights: step.highlights });
+      // A step may name itself (a piece placed, a handicap, a move in three notations).
+      let text = step.caption || t("ui.learn.step", { n: at, total: steps.length });
       if (step.repetitions > 1) text += ` ${t("ui.learn.repetition", { count: step.repetitions })}`;
       caption.textContent = text;
       if (step.end) caption.append(el("strong", { class: "lesson-end" }, ` ${step.end}`));
@@ -96,8 +98,108 @@ function diagramFigure(section) {
   return figure;
 }
 
+// Feedback of an answer: the sentence, good or bad, and data-success for tests and styles.
+function showFeedback(feedback, result) {
+  feedback.textContent = result.feedback;
+  feedback.className = `lesson-feedback ${result.success ? "good" : "bad"}`;
+  feedback.dataset.success = String(result.success);
+  feedback.dataset.code = result.code || "";
+}
+
+function answerUrl(lessonId, section) {
+  return `/api/learn/lessons/${lessonId}/sections/${section.index}/answer`;
+}
+
+// "square" and "placement": the learner clicks squares; the server says whether it is the one asked
+// for (a placement: the next piece's square) and why not.
+function squareFigure(lessonId, section) {
+  const exercise = section.exercise;
+  const placement = exercise.goal === "placement";
+  const figure = el("div", { class: `lesson-figure lesson-exercise lesson-${exercise.goal}` });
+  const holder = el("div", { class: "lesson-board" });
+  const prompt = el("p", { class: "lesson-prompt", "aria-live": "polite" });
+  const feedback = el("p", { class: "lesson-feedback", "aria-live": "polite", text: t("ui.learn.click_square") });
+  let step = 0;
+  let busy = false;
+  const setStep = (value, text) => {
+    step = value;
+    figure.dataset.step = String(step);
+    if (placement) prompt.textContent = text;
+  };
+  const board = makeBoard(holder, {
+    interactive: true,
+    onSelect: async (square) => {
+      if (busy || square.endsWith("*")) return; // a hand piece: only squares are answers
+      busy = true;
+      try {
+        const body = { square, lang: lang() };
+        if (placement) body.step = step;
+        const result = await request(answerUrl(lessonId, section), body);
+        board.setPosition({ sfen: result.sfen, highlights: result.highlights });
+        if (placement) setStep(result.step, result.prompt);
+        showFeedback(feedback, result);
+        figure.dataset.done = String(result.done);
+      } catch (error) {
+        feedback.textContent = error.message;
+      } finally {
+        busy = false;
+      }
+    },
+  });
+  const reset = () => {
+    board.setPosition({ sfen: exercise.sfen, highlights: exercise.highlights });
+    setStep(0, exercise.prompt);
+    feedback.textContent = t("ui.learn.click_square");
+    feedback.className = "lesson-feedback";
+    delete feedback.dataset.success;
+    figure.dataset.done = "false";
+  };
+  reset();
+  if (placement) figure.append(prompt);
+  figure.append(holder, feedback,
+    el("div", { class: "lesson-actions" },
+      el("button", { type: "button", class: "btn small", "data-action": "reset", onclick: reset, text: t("ui.learn.reset") })));
+  return figure;
+}
+
+// "choice": the board shows a position (a move just played, a handicap); the learner picks its name.
+function choiceFigure(lessonId, section) {
+  const exercise = section.exercise;
+  const figure = el("div", { class: "lesson-figure lesson-exercise lesson-choice" });
+  const holder = el("div", { class: "lesson-board" });
+  const feedback = el("p", { class: "lesson-feedback", "aria-live": "polite", text: t("ui.learn.pick") });
+  const board = makeBoard(holder, { interactive: false });
+  const start = { sfen: exercise.sfen, lastMove: exercise.lastMove, check: exercise.check, highlights: exercise.highlights };
+  board.setPosition(start);
+  const list = el("div", { class: "lesson-choices", role: "group" });
+  for (const choice of exercise.choices) {
+    const button = el("button", {
+      type: "button", class: "btn small lesson-choice-button", "data-choice": choice.id,
+      onclick: async () => {
+        let result;
+        try {
+          result = await request(answerUrl(lessonId, section), { choice: choice.id, lang: lang() });
+        } catch (error) {
+          feedback.textContent = error.message;
+          return;
+        }
+        board.setArrows(result.arrows || []);
+        for (const other of list.children) other.removeAttribute("aria-pressed");
+        button.setAttribute("aria-pressed", "true");
+        button.dataset.result = result.success ? "good" : "bad";
+        showFeedback(feedback, result);
+      },
+    }, choice.label);
+    list.append(button);
+  }
+  figure.append(holder, list, feedback);
+  return figure;
+}
+
 function exerciseFigure(lessonId, section) {
   const exercise = section.exercise;
+  if (exercise.goal === "square" || exercise.goal === "placement") return squareFigure(lessonId, section);
+  if (exercise.goal === "choice") return choiceFigure(lessonId, section);
   const figure = el("div", { class: "lesson-figure lesson-exercise" });
   const holder = el("div", { class: "lesson-board" });
   const feedback = el("p", { class: "lesson-feedback", "aria-live": "polite", text: t("ui.learn.try_here") });

@@ -17,7 +17,8 @@ from shogiban.play.moveinput import (
 TWO_GOLDS = "4k4/9/3G1G3/9/9/9/9/9/4K4 b - 1"
 
 
-@pytest.mark.parametrize("text", ["7g7f", "７六歩", "76歩", "▲７六歩", "7六步", "P-7f", "P-76", "p7f", "７ｇ７ｆ"])
+@pytest.mark.parametrize("text", ["7g7f", "７六歩", "76歩", "▲７六歩", "7六步", "P-7f", "P-76", "p7f", "７ｇ７ｆ",
+                                  "+7776FU", "7776FU", "+7776fu", "歩-76", "歩76", "歩-７６", "步-76"])
 def test_every_notation_gives_the_same_move(text: str) -> None:
     assert read_move(Board(), text) == Move.from_usi("7g7f")
 
@@ -113,3 +114,19 @@ def test_notation_reasons_are_translated(sfen: str | None, text: str, code: str,
     assert caught.value.reason_code == code
     assert ja in caught.value.explain("ja")
     assert caught.value.reasons["en"] != caught.value.reasons["zh-hans"]
+
+
+def test_csa_and_piece_first_forms_promote_drop_and_refuse() -> None:
+    board = Board()
+    for usi in ["7g7f", "3c3d"]:
+        board.push_usi(usi)
+    assert read_move(board, "+8822UM") == Move.from_usi("8h2b+")
+    assert read_move(board, "角-22+") == Move.from_usi("8h2b+")
+    assert read_move(board, "角x22成") == Move.from_usi("8h2b+")
+    assert read_move(board, "角-22=") == Move.from_usi("8h2b")
+    with pytest.raises(IllegalEntryError) as wrong_side:
+        read_move(board, "-3334FU")  # sente is to move
+    assert wrong_side.value.reason_code == "wrong_side"
+    dropping = Board("4k4/9/9/9/9/9/9/9/4K4 b S 1")
+    assert read_move(dropping, "+0055GI") == Move.from_usi("S*5e")
+    assert read_move(dropping, "銀*55") == Move.from_usi("S*5e")

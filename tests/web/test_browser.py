@@ -687,6 +687,26 @@ def test_errors_are_explained(browser: Any, server: Server) -> None:
     page.context.close()
 
 
+def test_the_move_box_reads_every_notation(browser: Any, server: Server) -> None:
+    from playwright.sync_api import expect
+
+    page = new_page(browser, "en")
+    create_game(page, server.url, mode="local", sfen="4k4/9/3G1G3/9/9/9/9/9/4K4 b - 1")
+    page.fill(".move-input", "５二金")  # two golds can go there
+    page.press(".move-input", "Enter")
+    page.wait_for_selector(".toast.show")
+    expect(page.locator(".toast")).to_contain_text("6c5b")
+    expect(page.locator(".toast")).to_contain_text("4c5b")
+    page.fill(".move-input", "+6362KI")  # CSA: the gold checks from 6b
+    page.press(".move-input", "Enter")
+    page.wait_for_function("document.querySelectorAll('.move-list li[data-ply]').length === 1")
+    page.fill(".move-input", "玉-62")  # piece first: the king takes it
+    page.press(".move-input", "Enter")
+    page.wait_for_function("document.querySelectorAll('.move-list li[data-ply]').length === 2")
+    expect(page.locator(".move-list li[data-ply] .label")).to_have_text(["G-6b", "Kx6b"])
+    page.context.close()
+
+
 def test_restart_the_server_mid_game_and_carry_on(browser: Any, tmp_path: Path) -> None:
     restartable = Server(tmp_path / "games.sqlite3")
     restartable.start()

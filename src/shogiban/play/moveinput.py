@@ -1,5 +1,6 @@
 """Moves as people type and read them: USI (``7g7f``), Japanese (``７六歩``, ``76歩``, ``同歩``,
-``５五銀打``, Chinese forms such as ``７六步`` too) or western (``P-7f``).
+``５五銀打``, Chinese forms such as ``７六步`` too, and the piece-first form ``歩-76``), western
+(``P-7f``) or CSA (``+7776FU``, the sign optional).
 
 :func:`read_move` finds the notation, lets the notation modules parse it, and turns their
 errors into :class:`MoveEntryError` subclasses that can explain themselves in the user's
@@ -25,6 +26,7 @@ from shogiban.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveErr
 from shogiban.i18n import Language, translate
 from shogiban.move import Move
 from shogiban.notation import words as explain
+from shogiban.notation.csa_move import parse_csa_move
 from shogiban.notation.japanese import parse_japanese
 from shogiban.notation.western import parse_western
 from shogiban.notation.words import format_move
@@ -34,6 +36,11 @@ __all__ = [
 ]
 
 _USI = re.compile(r"[1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i]")
+_CSA = re.compile(r"[+-]?[0-9]{4}[A-Z]{2}")
+#: ``歩-76``, ``銀x55``, ``角*55``, ``桂-33+``: a piece, a mark, a square, then what may follow a
+#: Japanese move (成, 不成, 打, the relative words); ``+`` / ``=`` stand for 成 / 不成.
+_PIECE_FIRST = re.compile(r"(?P<piece>成[香桂銀]|[歩步香桂銀金角飛玉王と杏圭全馬龍竜])[-x*]?(?P<square>[1-9]{2})"
+                          r"(?P<rest>[成不打右左上引寄直行入]*)(?P<mark>[+=]?)")
 _WESTERN_START = re.compile(r"[+]?[PLNSGBRKplnsgbrk]")
 
 
@@ -92,10 +99,14 @@ class AmbiguousEntryError(MoveEntryError):
 
 
 def _notation(text: str) -> str:
-    """``usi``, ``japanese`` or ``western``: the notation *text* is written in."""
+    """``usi``, ``csa``, ``piece_first``, ``japanese`` or ``western``: the notation *text* is written in."""
     ascii_form = unicodedata.normalize("NFKC", text)
     if _USI.fullmatch(ascii_form):
         return "usi"
+    if _CSA.fullmatch(ascii_form.upper()):
+        return "csa"
+    if _PIECE_FIRST.fullmatch(ascii_form):
+        return "piece_first"
     if any(ord(c) > 0x2000 for c in text) or text[:1] in "0123456789":
         return "japanese"
     return "western" if _WESTERN_START.match(ascii_form) else "unknown"
@@ -126,6 +137,10 @@ def read_move(board: Board, text: str, *, check: bool = True) -> Move:
             )
         return move
     try:
+        if kind == "csa":
+            return parse_csa_move(board, unicodedata.normalize("NFKC", text).upper())
+        if kind == "piece_first":
+            return parse_japanese(board, _japanese_of_piece_first(unicodedata.normalize("NFKC", text)))
         if kind == "japanese":
             return parse_japanese(board, text)
         return parse_western(board, unicodedata.normalize("NFKC", text))
@@ -137,6 +152,14 @@ def read_move(board: Board, text: str, *, check: bool = True) -> Move:
         raise IllegalEntryError(str(error), text, text, reasons, error.code) from error
     except InvalidMoveError as error:
         raise UnreadableMoveError(str(error), text) from error
+
+
+def _japanese_of_piece_first(text: str) -> str:
+    """``歩-76`` as ``76歩``: the square first, as Japanese notation writes it."""
+    match = _PIECE_FIRST.fullmatch(text)
+    assert match is not None
+    mark = {"+": "成", "=": "不成"}.get(match["mark"], "")
+    return f"{match['square']}{match['piece']}{match['rest']}{mark}"
 
 
 _LANGS: tuple[Language, ...] = ("en", "ja", "zh-hant", "zh-hans")

@@ -166,7 +166,11 @@ def _error_of(error: Exception) -> ErrorMessage:
 
 async def _dispatch(room: GameRoom, connection: Connection, message: ClientMessage) -> None:
     if message["type"] == "move":
-        await room.play(connection.role, message["usi"], message["ply"])
+        text = message.get("text")
+        if text is not None:
+            await room.play_text(connection.role, text, message["ply"])
+        else:
+            await room.play(connection.role, message["usi"], message["ply"])
     elif message["type"] == "resign":
         await room.resign(connection.role)
     elif message["type"] == "undo":

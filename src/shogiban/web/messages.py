@@ -53,10 +53,12 @@ class HelloMessage(TypedDict):
 
 
 class MoveRequest(TypedDict):
-    """Play a move; *ply* is the number of moves already played (rejects stale moves)."""
+    """Play a move; *ply* is the number of moves already played (rejects stale moves).  The
+    move is *usi*, or *text* typed in any notation (then *usi* is empty)."""
 
     type: Literal["move"]
     usi: str
+    text: str | None
     ply: int
 
 
@@ -401,7 +403,7 @@ def parse_client_message(text: str | bytes | None) -> ClientMessage:
     data = decode_message(text)
     kind = data["type"]
     if kind == "move":
-        return {"type": "move", "usi": data["usi"], "ply": data["ply"]}
+        return {"type": "move", "usi": data.get("usi") or "", "text": data.get("text"), "ply": data["ply"]}
     if kind == "hello":
         return {"type": "hello", "token": data.get("token")}
     if kind in ("undo", "hint", "declare", "impasse"):

@@ -201,6 +201,25 @@ def _forms(board: Board, move: Move, previous: int | None) -> dict[str, str]:
     return move_forms(board, move, previous_to=previous)
 
 
+def _usi_of_text(board: Board, text: str) -> str:
+    """The USI of a typed move (see :meth:`GameRoom.play_text`); a refused move raises the rules'
+    own error, so that it reaches the page as a refused USI move does."""
+    from shogiban.play.moveinput import AmbiguousEntryError, IllegalEntryError, read_move
+
+    try:
+        return read_move(board, text, check=False).usi()
+    except IllegalEntryError as error:
+        if isinstance(error.__cause__, IllegalMoveError):
+            raise error.__cause__ from None
+        raise
+    except AmbiguousEntryError as error:
+        from shogiban.notation.forms import move_forms
+
+        candidates = ", ".join(f"{move_forms(board, move)['japanese']} ({move.usi()})" for move in error.candidates)
+        raise RoomError("ambiguous_move", f"several moves fit {text!r}: {candidates}",
+                        params={"candidates": candidates}) from None
+
+
 def outcome_info(outcome: Outcome | None) -> OutcomeInfo | None:
     """An outcome for clients."""
     if outcome is None:
@@ -739,6 +758,21 @@ class GameRoom:
                 await self._act_in_time(action)
         if answer is not None:
             await answer
+
+    async def play_text(self, role: Role, text: str, ply: int) -> None:
+        """Play a move a person typed in any notation (:func:`shogiban.play.moveinput.read_move`,
+        the terminal's reader), read against the position on the services' CPU executor.
+
+        :raises RoomError: as :meth:`play`.
+        :raises IllegalMoveError: with the rules' refusal, as for a USI move.
+        :raises MoveEntryError: ``invalid_move`` for unreadable text.
+        :raises RoomError: ``ambiguous_move`` (its ``params`` name the candidates) when several
+            legal moves fit.
+        """
+        board = self.state.board()
+        loop = asyncio.get_running_loop()
+        usi = await loop.run_in_executor(self.services.cpu, _usi_of_text, board, text)
+        await self.play(role, usi, ply)
 
     async def resign(self, role: Role) -> None:
         """Resign for *role* (the side to move when one client plays both sides); a game still

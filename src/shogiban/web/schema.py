@@ -47,6 +47,7 @@ from pydantic import (
     StringConstraints,
     TypeAdapter,
     ValidationError,
+    model_validator,
 )
 
 from shogiban.errors import ShogibanError
@@ -704,12 +705,25 @@ class ClientHello(RequestModel):
     token: Token | None = None
 
 
+#: A move as typed in the move box (any notation the terminal reads).
+MAX_MOVE_TEXT = 40
+
+
 class ClientMove(RequestModel):
-    """Play a move; *ply* is the number of moves already played (rejects stale moves)."""
+    """Play a move; *ply* is the number of moves already played (rejects stale moves).  The
+    move is *usi*, or *text* as a person typed it in any notation (``７六歩``, ``76歩``, ``同歩``,
+    ``P-7f``, ``+7776FU``, ``歩-76``, ``7g7f``)."""
 
     type: Literal["move"]
-    usi: UsiMove
+    usi: UsiMove | None = None
+    text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_MOVE_TEXT)] | None = None
     ply: Ply
+
+    @model_validator(mode="after")
+    def _one_move(self) -> ClientMove:
+        if (self.usi is None) == (self.text is None):
+            raise ValueError("give the move as usi or as text (one of them)")
+        return self
 
 
 class ClientResign(RequestModel):

@@ -188,6 +188,8 @@ export function sentence(text) {
  * (rules.<code>) or the error (error.<code>) in words, else the server's message. */
 export function describeError(code, message = "", params = null) {
   if (has(`rules.${code}`)) return sentence(refusalText(code, params));
+  // A refusal that names what it found (the candidates of an ambiguous move ...) says it.
+  if (params && has(`error.${code}_detail`)) return t(`error.${code}_detail`, params);
   if (has(`error.${code}`)) return t(`error.${code}`);
   return message || t("error.unknown");
 }

@@ -43,8 +43,8 @@ export async function mount(root) {
   const movesTitle = h("h2", { class: "card-title" });
   const tools = h("div", { class: "card tools-card" });
   const moveInput = h("input", {
-    type: "text", name: "usi", autocomplete: "off", spellcheck: "false", inputmode: "latin",
-    class: "move-input", maxlength: 8,
+    type: "text", name: "move", autocomplete: "off", spellcheck: "false",
+    class: "move-input", maxlength: 40,
   });
   const moveForm = h("form", { class: "move-form" }, moveInput, h("button", { type: "submit", class: "btn" }));
   const dialog = h("dialog", { class: "result-dialog" });
@@ -80,9 +80,10 @@ export async function mount(root) {
 
   moveForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    const usi = moveInput.value.trim();
-    if (!usi || !state.position) return;
-    socket.send({ type: "move", usi, ply: state.position.ply });
+    // Any notation the terminal reads: the server reads it against the position.
+    const text = moveInput.value.trim();
+    if (!text || !state.position) return;
+    socket.send({ type: "move", text, ply: state.position.ply });
     moveInput.value = "";
   });
 

@@ -327,10 +327,12 @@ def test_friend_game_in_two_browsers_with_a_spectator(browser: Any, server: Serv
     assert state["you"] is None
     assert len(state["moves"]) == 2
     assert friend.locator(".player-bar.bottom .player-name").inner_text() == "你"
-    # The spectator is told so, and sees the two sides (nobody is its friend).
+    # The spectator is told so, and sees two players (nobody is its friend), each bar naming
+    # its side once (not "先手 先手").
     assert spectator.locator(".watching-banner").inner_text() == "この対局を観戦しています。"
     assert host.locator(".watching-banner").is_hidden()
-    assert sorted(spectator.locator(".player-name").all_inner_texts()) == sorted([
+    assert spectator.locator(".player-name").all_inner_texts() == [template("ui.player.unnamed", "ja")] * 2
+    assert sorted(spectator.locator(".player-side").all_inner_texts()) == sorted([
         template("side.sente", "ja"), template("side.gote", "ja")])
     for page in (host, friend, spectator):
         assert page.js_errors == []
@@ -704,6 +706,25 @@ def test_the_move_box_reads_every_notation(browser: Any, server: Server) -> None
     page.press(".move-input", "Enter")
     page.wait_for_function("document.querySelectorAll('.move-list li[data-ply]').length === 2")
     expect(page.locator(".move-list li[data-ply] .label")).to_have_text(["G-6b", "Kx6b"])
+    page.context.close()
+
+
+def test_the_sfen_and_usi_downloads_say_which_is_which(browser: Any, server: Server) -> None:
+    from playwright.sync_api import expect
+
+    page = new_page(browser, "en")
+    create_game(page, server.url, mode="local")
+    page.fill(".move-input", "7g7f")
+    page.press(".move-input", "Enter")
+    page.wait_for_function("document.querySelectorAll('.move-list li[data-ply]').length === 1")
+    usi, sfen = page.locator("a[data-format=usi]"), page.locator("a[data-format=sfen]")
+    expect(usi).to_have_text("USI (start + moves)")
+    expect(sfen).to_have_text("SFEN (position now)")
+    usi_text = page.request.get(server.url + usi.get_attribute("href")).text()
+    sfen_text = page.request.get(server.url + sfen.get_attribute("href")).text()
+    assert "moves 7g7f" in usi_text
+    assert "moves" not in sfen_text
+    assert sfen_text.split()[1] == "w"  # the position after the move: gote to move
     page.context.close()
 
 

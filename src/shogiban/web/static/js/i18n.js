@@ -194,6 +194,12 @@ export function describeError(code, message = "", params = null) {
   return message || t("error.unknown");
 }
 
+/** A record format's download button: its name, and what it holds where the name alone does
+ * not say (SFEN: the position now; USI: the start position and the moves). */
+export function formatButton(format) {
+  return has(`ui.format.button.${format}`) ? t(`ui.format.button.${format}`) : format.toUpperCase();
+}
+
 /** The current language tag. */
 export function currentLanguage() {
   return language;

@@ -12,11 +12,12 @@ export function playerName(state, color) {
   const mine = myColor(state) === color;
   if (seat.kind === "engine") return t("ui.player.computer", { level: seat.level });
   if (seat.kind === "usi") return seat.name || t("ui.player.usi");
-  if (state.game.mode === "local") return seat.name || sideName(color, isHandicap(state));
+  // The bar shows the side already: an unnamed person is "Player", never the side twice.
+  if (state.game.mode === "local") return seat.name || t("ui.player.unnamed");
   if (mine) return t("ui.player.you");
   if (!seat.joined) return t("ui.player.open");
-  // Only a player has a "friend": a spectator sees the two sides.
-  if (!state.you) return seat.name || sideName(color, isHandicap(state));
+  // Only a player has a "friend": a spectator sees two players.
+  if (!state.you) return seat.name || t("ui.player.unnamed");
   return seat.name || t("ui.player.friend");
 }
 

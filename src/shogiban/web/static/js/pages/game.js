@@ -3,7 +3,7 @@
 // clicks into requests and renders the state (state.js, render.js).
 
 import { createBoard } from "../board.js";
-import { currentLanguage, onLanguageChange, t } from "../i18n.js";
+import { currentLanguage, formatButton, onLanguageChange, t } from "../i18n.js";
 import { moveText, onNotationChange } from "../notation.js";
 import { GameSocket } from "../net.js";
 import { gameSummary, renderMoveList, renderPlayerBar, resultReason, resultTitle, statusOf } from "../render.js";
@@ -273,7 +273,7 @@ export async function mount(root) {
   function renderTools() {
     const downloads = ["kif", "ki2", "csa", "usi", "sfen"].map((fmt) => h("a", {
       class: "btn small", href: `/api/games/${gameId}/record.${fmt}`, download: "", dataset: { format: fmt },
-      text: fmt.toUpperCase(), title: t(`ui.format.${fmt}`), "aria-label": t(`ui.format.${fmt}`),
+      text: formatButton(fmt), title: t(`ui.format.${fmt}`), "aria-label": t(`ui.format.${fmt}`),
     }));
     const parts = [
       h("h2", { class: "card-title", text: t("ui.game.record") }),

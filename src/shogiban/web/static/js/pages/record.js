@@ -3,7 +3,7 @@
 // The server reads the record and gives every node its position: the browser knows no rules.
 
 import { createBoard } from "../board.js";
-import { currentLanguage, has, onLanguageChange, t } from "../i18n.js";
+import { currentLanguage, formatButton, has, onLanguageChange, t } from "../i18n.js";
 import { moveText, moveTextLang, onNotationChange } from "../notation.js";
 import { icon } from "../icons.js";
 import { api, ApiError, errorText, h, toast, fill } from "../util.js";
@@ -286,7 +286,7 @@ export async function mount(root) {
 
   function renderActions() {
     const downloads = ["kif", "ki2", "csa", "usi", "sfen"].map((fmt) => h("button", {
-      class: "btn small", type: "button", text: fmt.toUpperCase(), dataset: { format: fmt },
+      class: "btn small", type: "button", text: formatButton(fmt), dataset: { format: fmt },
       title: t(`ui.format.${fmt}`), "aria-label": t(`ui.format.${fmt}`),
       onclick: () => download(fmt),
     }));

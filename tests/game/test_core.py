@@ -13,6 +13,7 @@ from shogiban.game import (
     Clock,
     ClockUpdated,
     Declare,
+    DeclineTakeback,
     EngineFailure,
     FlagFall,
     GameEnded,
@@ -29,6 +30,8 @@ from shogiban.game import (
     Role,
     Start,
     Status,
+    TakebackDeclined,
+    TakebackProposed,
     TimeControl,
     Undo,
     allowed,
@@ -50,8 +53,8 @@ MATE_IN_ONE = "4k4/9/4G4/9/9/9/9/9/4K4 b G 1"
 
 
 def actions() -> list[Action]:
-    return [PlayMove("7g7f"), Resign(), Undo(), Declare(), ImpasseAgreement(), FlagFall(), EngineFailure(B, "crashed"),
-            Abandon(), Start()]
+    return [PlayMove("7g7f"), Resign(), Undo(), DeclineTakeback(), Declare(), ImpasseAgreement(), FlagFall(),
+            EngineFailure(B, "crashed"), Abandon(), Start()]
 
 
 def code(state: GameState, role: Role, action: Action) -> str | None:
@@ -75,7 +78,9 @@ FRIEND_PLAYING = {
     #            BLACK            WHITE            BOTH              SPECTATOR    SYSTEM
     "PlayMove": (None, "not_your_turn", None, "spectator", None),
     "Resign": (None, None, None, "spectator", None),
-    "Undo": ("not_allowed", "not_allowed", "not_allowed", "spectator", "not_allowed"),
+    "Undo": ("nothing_to_undo", "nothing_to_undo", "nothing_to_undo", "spectator", "nothing_to_undo"),
+    "DeclineTakeback": ("nothing_to_decline", "nothing_to_decline", "nothing_to_decline", "spectator",
+                        "nothing_to_decline"),
     "Declare": ("cannot_declare", "not_your_turn", "cannot_declare", "spectator", "cannot_declare"),
     "ImpasseAgreement": ("cannot_impasse", "cannot_impasse", "cannot_impasse", "spectator", "cannot_impasse"),
     "FlagFall": ("not_allowed", "not_allowed", "not_allowed", "spectator", None),
@@ -86,7 +91,8 @@ FRIEND_PLAYING = {
 FRIEND_WAITING = {
     "PlayMove": ("waiting", "waiting", "waiting", "spectator", "waiting"),
     "Resign": (None, None, None, "spectator", None),
-    "Undo": ("not_allowed", "not_allowed", "not_allowed", "spectator", "waiting"),
+    "Undo": ("waiting", "waiting", "waiting", "spectator", "waiting"),
+    "DeclineTakeback": ("waiting", "waiting", "waiting", "spectator", "waiting"),
     "Declare": ("waiting", "waiting", "waiting", "spectator", "waiting"),
     "ImpasseAgreement": ("waiting", "waiting", "waiting", "spectator", "waiting"),
     "FlagFall": ("not_allowed", "not_allowed", "not_allowed", "spectator", "waiting"),
@@ -97,7 +103,8 @@ FRIEND_WAITING = {
 FRIEND_OVER = {
     "PlayMove": ("game_over", "game_over", "game_over", "spectator", "game_over"),
     "Resign": ("game_over", "game_over", "game_over", "spectator", "game_over"),
-    "Undo": ("not_allowed", "not_allowed", "not_allowed", "spectator", "game_over"),
+    "Undo": ("game_over", "game_over", "game_over", "spectator", "game_over"),
+    "DeclineTakeback": ("game_over", "game_over", "game_over", "spectator", "game_over"),
     "Declare": ("game_over", "game_over", "game_over", "spectator", "game_over"),
     "ImpasseAgreement": ("game_over", "game_over", "game_over", "spectator", "game_over"),
     "FlagFall": ("not_allowed", "not_allowed", "not_allowed", "spectator", "game_over"),
@@ -229,12 +236,48 @@ def test_take_back_against_the_computer_removes_the_reply_too() -> None:
     assert state.clock.remaining == (timedelta(seconds=56), timedelta(seconds=59))
 
 
-def test_local_take_back_is_one_move_and_friends_have_none() -> None:
+def test_local_take_back_is_one_move() -> None:
     state = run(playing(Mode.LOCAL), PlayMove("7g7f"), PlayMove("3c3d"))
     state, events = apply(state, Undo(), 2.0)
     assert events[0] == MovesTakenBack(1, 1)
-    friends = run(playing(Mode.FRIEND), PlayMove("7g7f"))
-    assert code(friends, Role.BLACK, Undo()) == "not_allowed"
+
+
+def test_a_friend_asks_to_take_back_and_the_opponent_agrees() -> None:
+    state = run(playing(Mode.FRIEND, clock=Clock(TimeControl.of(60))), PlayMove("7g7f"), now=2.0)
+    assert code(state, Role.WHITE, Undo()) == "nothing_to_undo"  # gote has no move to take back
+    state, events = apply(state, Undo(color=B), 3.0)
+    assert events == [TakebackProposed(B)]
+    assert state.takeback_offer == B
+    assert state.ply == 1  # nothing is taken back before the opponent agrees
+    assert code(state, Role.BLACK, Undo()) == "busy"
+    assert permissions(state, Role.WHITE)["undo"]
+    assert permissions(state, Role.WHITE)["decline_undo"]
+    assert GameState.from_dict(state.to_dict()).takeback_offer == B  # a stored request survives a restart
+    state, events = apply(state, Undo(color=W), 5.0)  # gote agrees
+    assert events[0] == MovesTakenBack(1, 0)
+    assert (state.ply, state.turn, state.takeback_offer) == (0, B, None)
+    # The clocks keep what they had (sente's 2 s, gote's 3 s while deciding); sente's turn begins afresh.
+    assert state.clock.remaining == (timedelta(seconds=58), timedelta(seconds=57))
+    assert (state.clock.running, state.clock.since) == (B, 5.0)
+
+
+def test_a_take_back_after_the_reply_removes_both_moves() -> None:
+    state = run(playing(Mode.FRIEND), PlayMove("7g7f"), PlayMove("3c3d"), Undo(color=B))
+    state, events = apply(state, Undo(color=W), 2.0)
+    assert events[0] == MovesTakenBack(2, 0)
+
+
+def test_a_take_back_request_is_declined_withdrawn_or_answered_by_a_move() -> None:
+    asked = run(playing(Mode.FRIEND), PlayMove("7g7f"), Undo(color=B))
+    declined, events = apply(asked, DeclineTakeback(color=W), 2.0)
+    assert events == [TakebackDeclined(W)]
+    assert (declined.takeback_offer, declined.ply) == (None, 1)
+    withdrawn, _ = apply(asked, DeclineTakeback(color=B), 2.0)
+    assert withdrawn.takeback_offer is None
+    answered = run(asked, PlayMove("3c3d"))
+    assert answered.takeback_offer is None
+    assert code(answered, Role.WHITE, DeclineTakeback()) == "nothing_to_decline"
+    assert code(run(asked, Resign(W)), Role.WHITE, Undo()) == "game_over"
 
 
 def test_no_take_back_after_a_resignation() -> None:
@@ -372,7 +415,8 @@ def test_engine_seats_do_not_take_human_moves() -> None:
     assert code(state, Role.BLACK, PlayMove("7g7f")) == "not_your_turn"
     assert code(state, Role.SYSTEM, PlayMove("7g7f")) is None
     assert permissions(state, Role.WHITE) == {
-        "move": False, "resign": True, "undo": False, "declare": False, "impasse": False, "abandon": True,
+        "move": False, "resign": True, "undo": False, "decline_undo": False, "declare": False, "impasse": False,
+        "abandon": True,
     }
     assert not any(permissions(state, Role.SPECTATOR).values())
 

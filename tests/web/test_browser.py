@@ -339,6 +339,36 @@ def test_friend_game_in_two_browsers_with_a_spectator(browser: Any, server: Serv
         page.context.close()
 
 
+def test_a_friend_asks_to_take_back_and_the_other_allows_it(browser: Any, server: Server) -> None:
+    from playwright.sync_api import expect
+
+    host = new_page(browser, "en")
+    host.goto(server.url + "/")
+    host.click("label[for=mode-friend]")
+    host.click("label[for=color-b]")
+    host.click("#start-button")
+    host.wait_for_selector("#invite-link")
+    friend = new_page(browser, "ja")
+    friend.goto(host.locator("#invite-link").input_value())
+    friend.click("#join-button")
+    host.wait_for_selector(".status-line[data-kind='turn']")
+    play_by_clicking(host, "7g7f", "b")
+    wait_for_ply(friend, 1)
+    expect(host.locator("#undo-button")).to_have_text("Ask to take back")
+    host.click("#undo-button")
+    expect(host.locator(".status-line")).to_have_text(template("ui.status.takeback_offered", "en"))
+    expect(host.locator("#decline-undo-button")).to_have_text("Withdraw the request")
+    expect(friend.locator(".status-line")).to_have_text(template("ui.status.takeback_received", "ja"))
+    expect(friend.locator("#undo-button")).to_have_text(template("ui.game.undo_accept", "ja"))
+    friend.click("#undo-button")
+    for page in (host, friend):
+        page.wait_for_function("document.querySelectorAll('.move-list li[data-ply]').length === 0")
+    expect(host.locator(".status-line")).to_have_attribute("data-kind", "turn")
+    for page in (host, friend):
+        assert page.js_errors == []
+        page.context.close()
+
+
 def test_switch_language_is_remembered(browser: Any, server: Server) -> None:
     page = new_page(browser, "en")
     page.goto(server.url + "/")

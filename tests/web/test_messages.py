@@ -10,7 +10,7 @@ from shogiban.web.messages import MessageError, parse_client_message
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ('{"type": "move", "usi": "7g7f", "ply": 0}', {"type": "move", "usi": "7g7f", "ply": 0}),
+    ('{"type": "move", "usi": "7g7f", "ply": 0}', {"type": "move", "usi": "7g7f", "text": None, "ply": 0}),
     ('{"type": "hello"}', {"type": "hello", "token": None}),
     ('{"type": "hello", "token": "abc"}', {"type": "hello", "token": "abc"}),
     ('{"type": "resign", "extra": 1}', {"type": "resign"}),

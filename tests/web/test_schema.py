@@ -175,7 +175,8 @@ def test_declared_depths() -> None:
 
 
 def test_messages_are_models_told_apart_by_type() -> None:
-    assert set(CLIENT_MESSAGES) == {"hello", "move", "resign", "undo", "hint", "declare", "impasse", "ping"}
+    assert set(CLIENT_MESSAGES) == {"hello", "move", "resign", "undo", "decline_undo", "hint", "declare", "impasse",
+                                    "ping"}
     move = read_message('{"type": "move", "usi": "7g7f", "ply": 3, "extra": [1]}')
     assert isinstance(move, schema.ClientMove)
     assert (move.usi, move.ply) == ("7g7f", 3)

@@ -11,6 +11,7 @@ from shogiban.game.actions import (
     Abandon,
     Action,
     Declare,
+    DeclineTakeback,
     EngineFailure,
     FlagFall,
     ImpasseAgreement,
@@ -39,6 +40,8 @@ from shogiban.game.events import (
     ImpasseProposed,
     MovePlayed,
     MovesTakenBack,
+    TakebackDeclined,
+    TakebackProposed,
 )
 from shogiban.game.players import (
     Decision,
@@ -62,6 +65,7 @@ __all__ = [
     "ClockUpdated",
     "Decision",
     "Declare",
+    "DeclineTakeback",
     "EngineFailure",
     "EnginePlayer",
     "Event",
@@ -84,6 +88,8 @@ __all__ = [
     "Role",
     "Start",
     "Status",
+    "TakebackDeclined",
+    "TakebackProposed",
     "TimeControl",
     "TimeControlError",
     "Timing",

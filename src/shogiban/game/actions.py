@@ -31,9 +31,19 @@ class Resign:
 
 @dataclass(frozen=True, slots=True)
 class Undo:
-    """Take back the last move (against the computer: the human's move and the reply to it)."""
+    """Take back the last move (against the computer: the human's move and the reply to it).
+    Between friends it is *color*'s request (待った), taken back when the opponent agrees (their
+    own Undo): the requester's last move, and the reply to it if there is one."""
 
     ply: int | None = None
+    color: Color | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineTakeback:
+    """Refuse the opponent's take-back request, or withdraw one's own (friends' games)."""
+
+    color: Color | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +88,11 @@ class Start:
     """A game that waited for its second player begins."""
 
 
-Action: TypeAlias = PlayMove | Resign | Undo | Declare | ImpasseAgreement | FlagFall | EngineFailure | Abandon | Start
+Action: TypeAlias = (PlayMove | Resign | Undo | DeclineTakeback | Declare | ImpasseAgreement | FlagFall | EngineFailure
+                     | Abandon | Start)
 """Any action."""
 
 __all__ = [
-    "Abandon", "Action", "Declare", "EngineFailure", "FlagFall", "ImpasseAgreement", "PlayMove", "Resign", "Start",
-    "Undo",
+    "Abandon", "Action", "Declare", "DeclineTakeback", "EngineFailure", "FlagFall", "ImpasseAgreement", "PlayMove",
+    "Resign", "Start", "Undo",
 ]

@@ -22,6 +22,7 @@ from shogiban.game.actions import (
     Abandon,
     Action,
     Declare,
+    DeclineTakeback,
     EngineFailure,
     FlagFall,
     ImpasseAgreement,
@@ -38,6 +39,8 @@ from shogiban.game.events import (
     ImpasseProposed,
     MovePlayed,
     MovesTakenBack,
+    TakebackDeclined,
+    TakebackProposed,
 )
 from shogiban.game.state import GameState, Mode, PlayedMove, Role, Status
 from shogiban.move import Move as BoardMove
@@ -77,13 +80,16 @@ def acting_color(state: GameState, role: Role, action: Action) -> Color:
     named = getattr(action, "color", None)
     if isinstance(named, Color):
         return named
-    if role in (Role.BLACK, Role.WHITE) and isinstance(action, Resign | ImpasseAgreement):
+    if role in (Role.BLACK, Role.WHITE) and isinstance(action, Resign | ImpasseAgreement | Undo | DeclineTakeback):
         return Color.BLACK if role is Role.BLACK else Color.WHITE
+    if isinstance(action, Undo) and state.mode is Mode.FRIEND:
+        return state.turn.other  # a take-back is asked for by the side that just moved
     return state.turn
 
 
-def undo_count(state: GameState) -> int:
-    """How many moves a take-back removes now (0: none)."""
+def undo_count(state: GameState, requester: Color | None = None) -> int:
+    """How many moves a take-back removes now (0: none).  Between friends it is *requester*'s
+    (default: the side whose request waits): its last move, and the reply to it if any."""
     if state.mode is Mode.LOCAL:
         count = 1
     elif state.mode is Mode.COMPUTER:
@@ -92,6 +98,11 @@ def undo_count(state: GameState) -> int:
             return 0
         # While the engine thinks only the human's move goes; else the engine's reply too.
         count = 1 if state.turn != human else 2
+    elif state.mode is Mode.FRIEND:
+        requester = requester if requester is not None else state.takeback_offer
+        if requester is None:
+            return 0
+        count = 1 if state.turn != requester else 2
     else:
         return 0
     return count if state.ply >= count else 0
@@ -110,7 +121,8 @@ def allowed(state: GameState, role: Role, action: Action, *, adjudicate: bool = 
         refusal = _role_refusal(state, action) or _status_refusal(state, action) or _turn_refusal(state, role, action)
         if refusal is not None:
             return refusal
-    if isinstance(action, Resign | ImpasseAgreement) and action.color is None:
+    if isinstance(action, Resign | ImpasseAgreement | Undo | DeclineTakeback) and action.color is None \
+            and (state.mode is Mode.FRIEND or not isinstance(action, Undo)):
         action = replace(action, color=acting_color(state, role, action))
     return check(state, action, adjudicate=adjudicate)
 
@@ -124,13 +136,13 @@ def _role_refusal(state: GameState, action: Action) -> Refusal | None:
         if state.status is Status.WAITING or state.mode in (Mode.LOCAL, Mode.COMPUTER):
             return None
         return _refuse("not_allowed", "a game between two players cannot be abandoned: resign instead")
-    if isinstance(action, Undo) and state.mode not in (Mode.COMPUTER, Mode.LOCAL):
-        return _refuse("not_allowed", "take-backs are only possible against the computer or on one device")
+    if isinstance(action, Undo | DeclineTakeback) and state.mode not in (Mode.COMPUTER, Mode.LOCAL, Mode.FRIEND):
+        return _refuse("not_allowed", "take-backs are not possible in this game")
     return None
 
 
 def _turn_refusal(state: GameState, role: Role, action: Action) -> Refusal | None:
-    if isinstance(action, Abandon | Undo):
+    if isinstance(action, Abandon) or (isinstance(action, Undo) and state.mode is not Mode.FRIEND):
         return None
     color = acting_color(state, role, action)
     if isinstance(action, PlayMove | Declare) and (not role.covers(color) or state.engines[color]):
@@ -180,6 +192,10 @@ def check(state: GameState, action: Action, *, adjudicate: bool = False) -> Refu
         return None
     if isinstance(action, Undo):
         return _undo_refusal(state, action)
+    if isinstance(action, DeclineTakeback):
+        if state.mode is not Mode.FRIEND or state.takeback_offer is None:
+            return _refuse("nothing_to_decline", "no take-back request is waiting")
+        return None
     if isinstance(action, ImpasseAgreement):
         if not state.kings_entered():
             return _refuse("cannot_impasse", "both kings must be in their enemy camps for an impasse (持将棋)")
@@ -193,8 +209,18 @@ def _undo_refusal(state: GameState, action: Undo) -> Refusal | None:
     if action.ply is not None and action.ply != state.ply:
         return _refuse("stale_ply", f"stale request: ply {action.ply!r} but {state.ply} moves have been played",
                        ply=state.ply)
-    if state.mode not in (Mode.COMPUTER, Mode.LOCAL):
-        return _refuse("not_allowed", "take-backs are only possible against the computer or on one device")
+    if state.mode not in (Mode.COMPUTER, Mode.LOCAL, Mode.FRIEND):
+        return _refuse("not_allowed", "take-backs are not possible in this game")
+    if state.mode is Mode.FRIEND:
+        if state.status is Status.OVER:
+            return _refuse("game_over", "the game is over")
+        color = action.color if action.color is not None else state.turn.other
+        if state.takeback_offer == color:
+            return _refuse("busy", "your take-back request is waiting for your opponent")
+        requester = state.takeback_offer if state.takeback_offer is not None else color
+        if undo_count(state, requester) == 0:
+            return _refuse("nothing_to_undo", "there is no move to take back")
+        return None
     if undo_count(state) == 0:
         return _refuse("nothing_to_undo", "there is no move to take back")
     return None
@@ -256,7 +282,15 @@ def apply(
         board.tournament = board.tournament or adjudicate  # a copy: the state's own board is untouched
         return _end(state, board.declare_win(), now)
     if isinstance(action, Undo):
+        if state.mode is Mode.FRIEND:
+            color = action.color if action.color is not None else state.turn.other
+            if state.takeback_offer != color.other:  # a request: the opponent decides
+                return evolve(state, takeback_offer=color), [TakebackProposed(color)]
+            return _undo(state, now, undo_count(state, color.other))
         return _undo(state, now)
+    if isinstance(action, DeclineTakeback):
+        color = action.color if action.color is not None else state.turn
+        return evolve(state, takeback_offer=None), [TakebackDeclined(color)]
     assert isinstance(action, ImpasseAgreement)
     color = action.color if action.color is not None else state.turn
     if state.mode is Mode.FRIEND and state.impasse_offer != color.other:
@@ -268,13 +302,13 @@ def _flag(state: GameState, now: float) -> tuple[GameState, list[Event]]:
     loser = state.clock.running if state.clock.running is not None else state.turn
     outcome = Outcome(Termination.TIME_FORFEIT, loser.other, f"{_SIDE[loser]} ran out of time")
     clock = state.clock.flag()
-    ended = evolve(state, status=Status.OVER, outcome=outcome, clock=clock, impasse_offer=None)
+    ended = evolve(state, status=Status.OVER, outcome=outcome, clock=clock, impasse_offer=None, takeback_offer=None)
     return ended, [ClockUpdated(clock), GameEnded(outcome)]
 
 
 def _end(state: GameState, outcome: Outcome, now: float) -> tuple[GameState, list[Event]]:
     clock = state.clock.stop(now)
-    ended = evolve(state, status=Status.OVER, outcome=outcome, clock=clock, impasse_offer=None)
+    ended = evolve(state, status=Status.OVER, outcome=outcome, clock=clock, impasse_offer=None, takeback_offer=None)
     return ended, [ClockUpdated(clock), GameEnded(outcome)]
 
 
@@ -294,7 +328,9 @@ def _move(state: GameState, action: PlayMove, now: float, adjudicate: bool = Fal
         return _end(state, outcome, now)
     clock, spent = state.clock.press(now)
     board.push(move)
-    played = replace(state, moves=(*state.moves, PlayedMove(move.usi(), spent)), clock=clock, impasse_offer=None)
+    # A move answers any proposal still open: it is withdrawn (持将棋) or refused (待った).
+    played = replace(state, moves=(*state.moves, PlayedMove(move.usi(), spent)), clock=clock, impasse_offer=None,
+                     takeback_offer=None)
     played.with_board(board)
     events: list[Event] = [MovePlayed(played.ply, move.usi(), spent)]
     outcome = board.outcome()
@@ -304,8 +340,8 @@ def _move(state: GameState, action: PlayMove, now: float, adjudicate: bool = Fal
     return ended, events + more
 
 
-def _undo(state: GameState, now: float) -> tuple[GameState, list[Event]]:
-    count = undo_count(state)
+def _undo(state: GameState, now: float, count: int | None = None) -> tuple[GameState, list[Event]]:
+    count = undo_count(state) if count is None else count
     board = state.board()
     for _ in range(count):
         board.pop()
@@ -313,15 +349,16 @@ def _undo(state: GameState, now: float) -> tuple[GameState, list[Event]]:
     clock = state.clock.stop(now) if state.clock.running is not None else state.clock
     clock = clock.start(board.turn, now)
     undone = replace(state, moves=state.moves[: len(state.moves) - count], clock=clock, status=Status.PLAYING,
-                     outcome=None, impasse_offer=None)
+                     outcome=None, impasse_offer=None, takeback_offer=None)
     undone.with_board(board)
     return undone, [MovesTakenBack(count, undone.ply), ClockUpdated(clock)]
 
 
 def permissions(state: GameState, role: Role) -> dict[str, bool]:
-    """Which buttons *role* sees: ``move``, ``resign``, ``undo``, ``declare``, ``impasse``, ``abandon``."""
+    """Which buttons *role* sees: ``move``, ``resign``, ``undo``, ``decline_undo``, ``declare``,
+    ``impasse``, ``abandon``."""
     probes: dict[str, Action] = {
-        "move": PlayMove(), "resign": Resign(), "undo": Undo(), "declare": Declare(),
+        "move": PlayMove(), "resign": Resign(), "undo": Undo(), "decline_undo": DeclineTakeback(), "declare": Declare(),
         "impasse": ImpasseAgreement(), "abandon": Abandon(),
     }
     return {name: allowed(state, role, probe) is None for name, probe in probes.items()}

@@ -36,6 +36,20 @@ class ImpasseProposed:
 
 
 @dataclass(frozen=True, slots=True)
+class TakebackProposed:
+    """*color* asks to take back its last move (待った); the opponent may agree or refuse."""
+
+    color: Color
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackDeclined:
+    """*color* refused the opponent's take-back request (or withdrew its own)."""
+
+    color: Color
+
+
+@dataclass(frozen=True, slots=True)
 class GameStarted:
     """The game began (its clock runs)."""
 
@@ -54,7 +68,11 @@ class GameEnded:
     outcome: Outcome
 
 
-Event: TypeAlias = MovePlayed | MovesTakenBack | ImpasseProposed | GameStarted | ClockUpdated | GameEnded
+Event: TypeAlias = (MovePlayed | MovesTakenBack | ImpasseProposed | TakebackProposed | TakebackDeclined | GameStarted
+                    | ClockUpdated | GameEnded)
 """Any event."""
 
-__all__ = ["ClockUpdated", "Event", "GameEnded", "GameStarted", "ImpasseProposed", "MovePlayed", "MovesTakenBack"]
+__all__ = [
+    "ClockUpdated", "Event", "GameEnded", "GameStarted", "ImpasseProposed", "MovePlayed", "MovesTakenBack",
+    "TakebackDeclined", "TakebackProposed",
+]

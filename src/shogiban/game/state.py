@@ -109,6 +109,8 @@ class GameState:
     outcome: Outcome | None = None
     impasse_offer: Color | None = None
     """The side whose 持将棋 proposal waits for the opponent (friends' games)."""
+    takeback_offer: Color | None = None
+    """The side whose take-back request (待った) waits for the opponent (friends' games)."""
     _cached_board: Board | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
@@ -205,6 +207,7 @@ class GameState:
             "clock": self.clock.to_dict(),
             "outcome": None if self.outcome is None else self.outcome.to_dict(),
             "impasse_offer": None if self.impasse_offer is None else int(self.impasse_offer),
+            "takeback_offer": None if self.takeback_offer is None else int(self.takeback_offer),
         }
 
     @classmethod
@@ -218,9 +221,11 @@ class GameState:
         try:
             engines = data.get("engines", [False, False])
             offer = data.get("impasse_offer")
+            takeback = data.get("takeback_offer")
             max_moves = data.get("max_moves")
             if (not isinstance(engines, list) or len(engines) != 2 or not all(isinstance(e, bool) for e in engines)
                     or offer not in (None, 0, 1) or isinstance(offer, bool)
+                    or takeback not in (None, 0, 1) or isinstance(takeback, bool)
                     or not (max_moves is None or (isinstance(max_moves, int) and max_moves > 0))):
                 raise GameDataError(f"invalid game data: {data!r}")
             moves = tuple(PlayedMove(str(usi), timedelta(seconds=float(spent))) for usi, spent in data.get("moves", []))
@@ -237,6 +242,7 @@ class GameState:
                 Clock.from_dict(data.get("clock", Clock().to_dict())),
                 None if outcome is None else Outcome.from_dict(outcome),
                 None if offer is None else Color(offer),
+                None if takeback is None else Color(takeback),
             )
             state.board()
             return state

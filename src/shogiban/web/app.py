@@ -175,6 +175,8 @@ async def _dispatch(room: GameRoom, connection: Connection, message: ClientMessa
         await room.resign(connection.role)
     elif message["type"] == "undo":
         await room.undo(connection.role, message["ply"])
+    elif message["type"] == "decline_undo":
+        await room.decline_undo(connection.role)
     elif message["type"] == "hint":
         await room.hint(connection, message["ply"])
     elif message["type"] == "declare":

@@ -6,7 +6,8 @@ Client to server (JSON text frames)::
     {"type": "hello", "token": "..."}            # optional: who I am (else the game's cookie)
     {"type": "move", "usi": "7g7f", "ply": 0}   # ply: moves played before this one
     {"type": "resign"}
-    {"type": "undo", "ply": 2}                   # vs the computer: take back my last move
+    {"type": "undo", "ply": 2}                   # take back my last move (friends: ask, or agree)
+    {"type": "decline_undo"}                     # friends: refuse the take-back (or withdraw mine)
     {"type": "hint", "ply": 2}                   # vs the computer: suggest a move
     {"type": "declare", "ply": 120}              # entering-king declaration (入玉宣言)
     {"type": "impasse", "ply": 150}              # propose/accept 持将棋 (both kings entered)
@@ -75,6 +76,12 @@ class UndoRequest(TypedDict):
     ply: int
 
 
+class DeclineUndoRequest(TypedDict):
+    """Refuse the opponent's take-back request, or withdraw one's own."""
+
+    type: Literal["decline_undo"]
+
+
 class HintRequest(TypedDict):
     """Ask the engine for a move."""
 
@@ -103,8 +110,8 @@ class PingRequest(TypedDict):
 
 
 ClientMessage = (
-    HelloMessage | MoveRequest | ResignRequest | UndoRequest | HintRequest | DeclareRequest | ImpasseRequest
-    | PingRequest
+    HelloMessage | MoveRequest | ResignRequest | UndoRequest | DeclineUndoRequest | HintRequest | DeclareRequest
+    | ImpasseRequest | PingRequest
 )
 
 # -- server to client ---------------------------------------------------------------------------
@@ -210,6 +217,7 @@ class Permissions(_Part):
     move: bool
     impasse: bool
     undo: bool
+    decline_undo: bool = False
     hint: bool
     declare: bool
     resign: bool
@@ -241,6 +249,7 @@ class StateMessage(ServerMessage):
     can: Permissions
     thinking: bool
     impasse_offer: Literal["b", "w"] | None
+    takeback_offer: Literal["b", "w"] | None = None
 
 
 class MoveMessage(ServerMessage):

@@ -436,6 +436,7 @@ class GameRoom:
             move=can["move"],
             impasse=can["impasse"],
             undo=can["undo"],
+            decline_undo=can["decline_undo"],
             hint=can["move"] and engines and self.state.mode in _HINT_MODES,
             declare=can["declare"],
             resign=can["resign"],
@@ -493,6 +494,7 @@ class GameRoom:
             can=self.permissions(role),
             thinking=self.thinking,
             impasse_offer=None if offer is None else _letter(offer),
+            takeback_offer=None if self.state.takeback_offer is None else _letter(self.state.takeback_offer),
         )
 
     def _online(self) -> list[bool]:
@@ -598,7 +600,9 @@ class GameRoom:
         store = self.services.store
         clock = following.clock.to_dict()
         core = stored_state(following)
-        proposed = any(isinstance(e, game.ImpasseProposed) for e in events)
+        # A proposal waiting for the opponent, or one answered without a move: stored as it is.
+        proposed = any(isinstance(e, game.ImpasseProposed | game.TakebackProposed | game.TakebackDeclined)
+                       for e in events)
         try:
             if labels:
                 move, spent = labels[0]
@@ -614,7 +618,7 @@ class GameRoom:
                 await store.run(store.store.update, self.id, at_ply=following.ply, status="over",
                                 outcome=ended.to_dict(), clock=clock,
                                 state=core)
-            elif proposed:  # a 持将棋 proposal waits for the opponent
+            elif proposed:  # a 持将棋 or take-back proposal waits for the opponent (or was declined)
                 await store.run(store.store.update, self.id, at_ply=following.ply, clock=clock, state=core)
         except StaleGameError as error:
             # Another process stored this ply first: nothing was written here.
@@ -693,7 +697,7 @@ class GameRoom:
                     self.state, moves=(*played, game.PlayedMove(move.usi(), timedelta(milliseconds=spent))),
                     clock=Clock.from_dict(tail.clock) if tail.clock else self.state.clock,
                     status=Status(tail.status), outcome=_outcome_from_json(tail.outcome),
-                    impasse_offer=None,
+                    impasse_offer=None, takeback_offer=None,
                 )
             except (ShogibanError, ValueError):
                 return False
@@ -787,13 +791,25 @@ class GameRoom:
             await self._act(action)
 
     async def undo(self, role: Role, ply: int) -> None:
-        """Take back the last human move (and the computer's reply to it).
+        """Take back the last human move (and the computer's reply to it); between friends, ask
+        for it (待った), or agree to the opponent's request.
 
-        :raises RoomError: outside games against the computer (or on one device), for spectators,
-            on a stale *ply*, or with nothing to undo.
+        :raises RoomError: for spectators, on a stale *ply*, with nothing to undo, or while one's
+            own request waits (``busy``).
         """
         async with self.lock:
-            action = game.Undo(ply=ply)
+            action = game.Undo(ply=ply, color=_SIDES.get(role))
+            await self._catch_up(role, action)
+            self._refuse(role, action)
+            await self._act(action)
+
+    async def decline_undo(self, role: Role) -> None:
+        """Refuse the opponent's take-back request, or withdraw one's own (friends' games).
+
+        :raises RoomError: ``nothing_to_decline`` when no request waits, for spectators.
+        """
+        async with self.lock:
+            action = game.DeclineTakeback(_SIDES.get(role))
             await self._catch_up(role, action)
             self._refuse(role, action)
             await self._act(action)

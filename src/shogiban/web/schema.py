@@ -733,10 +733,17 @@ class ClientResign(RequestModel):
 
 
 class ClientUndo(RequestModel):
-    """Take back the last own move (and the computer's reply)."""
+    """Take back the last own move (and the computer's reply); between friends, ask for it or
+    agree to the opponent's request."""
 
     type: Literal["undo"]
     ply: Ply
+
+
+class ClientDeclineUndo(RequestModel):
+    """Refuse the opponent's take-back request, or withdraw one's own (friends' games)."""
+
+    type: Literal["decline_undo"]
 
 
 class ClientHint(RequestModel):
@@ -767,7 +774,8 @@ class ClientPing(RequestModel):
 
 
 ClientMessageModel = (
-    ClientHello | ClientMove | ClientResign | ClientUndo | ClientHint | ClientDeclare | ClientImpasse | ClientPing
+    ClientHello | ClientMove | ClientResign | ClientUndo | ClientDeclineUndo | ClientHint | ClientDeclare
+    | ClientImpasse | ClientPing
 )
 _CLIENT_MESSAGE = TypeAdapter[ClientMessageModel](Annotated[ClientMessageModel, Field(discriminator="type")])
 #: The client message models by ``type``.

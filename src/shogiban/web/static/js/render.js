@@ -78,6 +78,10 @@ export function statusOf(state, connection) {
   if (state.game && Object.values(state.game.players).some((p) => p.kind === "human" && !p.joined)) {
     return { kind: "wait", text: t(state.you ? "ui.status.waiting" : "ui.status.waiting_spectator") };
   }
+  if (state.takebackOffer) {
+    const mine = state.you === state.takebackOffer;
+    return { kind: "invite", text: t(mine ? "ui.status.takeback_offered" : "ui.status.takeback_received") };
+  }
   if (state.impasseOffer) {
     const mine = state.you === state.impasseOffer;
     return { kind: "invite", text: t(mine ? "ui.status.impasse_offered" : "ui.status.impasse_received") };

@@ -20,6 +20,7 @@ export function initialState(gameId) {
     spectators: 0,
     hint: null,
     impasseOffer: null,
+    takebackOffer: null,
     connection: "connecting",
   };
 }
@@ -41,6 +42,7 @@ export function reduce(state, message, now = 0) {
         can: message.can,
         thinking: message.thinking,
         impasseOffer: message.impasse_offer || null,
+        takebackOffer: message.takeback_offer || null,
         hint: null,
       };
     case "move": {
@@ -58,6 +60,7 @@ export function reduce(state, message, now = 0) {
         can: message.can,
         thinking: message.thinking,
         impasseOffer: null,
+        takebackOffer: null, // a move answers a take-back request
         hint: null,
       };
     }

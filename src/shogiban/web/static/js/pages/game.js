@@ -244,9 +244,18 @@ export async function mount(root) {
       buttons.push(h("button", { class: "btn", id: "hint-button", text: t("ui.game.hint"),
         onclick: () => { socket.send({ type: "hint", ply: state.position.ply }); hintLine.hidden = false; hintLine.textContent = t("ui.game.hint_wait"); } }));
     }
+    // Between friends a take-back is asked for, then agreed to or refused (待った).
+    const friends = state.game.mode === "friend";
+    const asked = friends && state.takebackOffer && state.takebackOffer !== state.you;
     if (can.undo) {
-      buttons.push(h("button", { class: "btn", id: "undo-button", text: t("ui.game.undo"),
+      const label = !friends ? "ui.game.undo" : asked ? "ui.game.undo_accept" : "ui.game.undo_ask";
+      buttons.push(h("button", { class: "btn", id: "undo-button", text: t(label),
         onclick: () => socket.send({ type: "undo", ply: state.position.ply }) }));
+    }
+    if (can.decline_undo) {
+      buttons.push(h("button", { class: "btn", id: "decline-undo-button",
+        text: t(asked ? "ui.game.undo_decline" : "ui.game.undo_withdraw"),
+        onclick: () => socket.send({ type: "decline_undo" }) }));
     }
     if (can.resign) {
       const waiting = Object.values(state.game.players).some((p) => p.kind === "human" && !p.joined);

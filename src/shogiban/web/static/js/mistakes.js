@@ -105,7 +105,9 @@ export function createMistakes(host, hooks) {
   let index = -1; // the one shown; list.length: the summary
   let tries = 0;
   let judging = false;
-  let verdict = null; // {kind: "good" | "retry" | "failed" | "error", text, line?}
+  // The last verdict: {kind: "judging" | "good" | "retry" | "failed" | "error", words(), line()?},
+  // its words made again on each render (the language or the notation may change meanwhile).
+  let verdict = null;
   let shownArrow = null; // the USI move drawn on the board after a verdict
 
   const side = () => hooks.fixedSide() || chosenSide || "b";
@@ -185,47 +187,48 @@ export function createMistakes(host, hooks) {
 
   async function judge(exercise, usi, step) {
     judging = true;
-    verdict = { kind: "judging", text: t("ui.mistakes.judging") };
+    verdict = { kind: "judging", words: () => t("ui.mistakes.judging") };
     render();
-    hooks.announce(verdict.text);
+    hooks.announce(verdict.words());
     let answer;
     try {
       answer = await postJson("/api/practice/judge", { sfen: hooks.startSfen, moves: exercise.moves, usi, best: exercise.best });
     } catch (error) {
       if (current() !== exercise) return;
       judging = false;
-      const text = error.code === "busy" ? t("ui.mistakes.busy") : error.code === "too_fast" ? t("ui.mistakes.too_fast")
-        : t("ui.mistakes.error", { reason: errorText(error.code, error.message) });
-      verdict = { kind: "error", text };
+      const words = () => (error.code === "busy" ? t("ui.mistakes.busy") : error.code === "too_fast" ? t("ui.mistakes.too_fast")
+        : t("ui.mistakes.error", { reason: errorText(error.code, error.message) }));
+      verdict = { kind: "error", words };
       hooks.refresh();
       render();
-      hooks.announce(text);
+      hooks.announce(words());
       return;
     }
     if (current() !== exercise) return; // left meanwhile
     judging = false;
-    const best = exercise.bestLine.length ? moveText(exercise.bestLine[0]) : exercise.best;
+    const best = () => (exercise.bestLine.length ? moveText(exercise.bestLine[0]) : exercise.best);
+    const label = () => t(`ui.analysis.label.${answer.label || "inaccuracy"}`);
     if (answer.accepted) {
       progress.set(exercise.ply, "solved");
       shownArrow = usi;
-      const text = usi === exercise.best ? t("ui.mistakes.good_best") : t("ui.mistakes.good", { move: best });
-      verdict = { kind: "good", text };
+      verdict = { kind: "good",
+        words: () => (usi === exercise.best ? t("ui.mistakes.good_best") : t("ui.mistakes.good", { move: best() })) };
     } else {
       tries += 1;
-      const label = t(`ui.analysis.label.${answer.label || "inaccuracy"}`);
       if (tries < 2) {
-        verdict = { kind: "retry", text: t("ui.mistakes.retry", { move: moveText(step), label }) };
+        verdict = { kind: "retry", words: () => t("ui.mistakes.retry", { move: moveText(step), label: label() }) };
       } else {
         progress.set(exercise.ply, "failed");
         shownArrow = exercise.best;
-        const line = exercise.bestLine.map((s) => moveText(s)).join(" ");
-        verdict = { kind: "failed", text: t("ui.mistakes.failed", { move: moveText(step), label, best }),
-          line: line ? t("ui.analysis.best_line", { line }) : "" };
+        const line = () => exercise.bestLine.map((s) => moveText(s)).join(" ");
+        verdict = { kind: "failed", words: () => t("ui.mistakes.failed", { move: moveText(step), label: label(), best: best() }),
+          line: () => (line() ? t("ui.analysis.best_line", { line: line() }) : "") };
       }
     }
     hooks.refresh();
     render();
-    hooks.announce(verdict.line ? `${verdict.text} ${verdict.line}` : verdict.text);
+    const said = verdict.line ? verdict.line() : "";
+    hooks.announce(said ? `${verdict.words()} ${said}` : verdict.words());
     const next = host.querySelector("#mistakes-next");
     if (next) next.focus();
   }
@@ -276,8 +279,9 @@ export function createMistakes(host, hooks) {
         text: t("ui.mistakes.prompt", { move: moveText(exercise.played), ply: exercise.ply }) }),
       h("p", { class: "muted small", text: t("ui.mistakes.help") }),
       verdict ? h("p", { class: `mistakes-verdict verdict-${verdict.kind}`, id: "mistakes-verdict",
-        dataset: { kind: verdict.kind }, text: verdict.text }) : null,
-      verdict && verdict.line ? h("p", { class: "best-line", id: "mistakes-line", lang: moveTextLang(), text: verdict.line }) : null,
+        dataset: { kind: verdict.kind }, text: verdict.words() }) : null,
+      verdict && verdict.line && verdict.line() ? h("p", { class: "best-line", id: "mistakes-line", lang: moveTextLang(),
+        text: verdict.line() }) : null,
       h("div", { class: "row wrap" },
         over ? button("mistakes-next", last ? "ui.mistakes.finish" : "ui.mistakes.next", () => show(index + 1), true) : null,
         button("mistakes-leave", "ui.mistakes.leave", leave)),

@@ -76,23 +76,38 @@ def call(url: str, method: str = "GET", body: Any = None) -> Any:
         return json.loads(answer.read())
 
 
-def analysed_game(base: str) -> tuple[str, dict[str, Any]]:
-    """A local game of MOVES, resigned and analysed: its id and the analysis."""
+def wait_for(ws: Any, done: Any) -> None:
+    """Read *ws* until a message *done* accepts; no error before it."""
+    deadline = time.monotonic() + 30
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        assert message["type"] != "error", message
+        if done(message):
+            return
+
+
+def analysed_game(base: str, tokens: tuple[str, str] | None = None,
+                  game_id: str | None = None) -> tuple[str, dict[str, Any]]:
+    """A game of MOVES, resigned and analysed: its id and the analysis.  A local game, or the
+    game *game_id* whose sides play with *tokens* (sente's, gote's)."""
     from websockets.sync.client import connect
 
-    game = call(f"{base}/api/games", "POST", {"mode": "local"})
-    with connect(base.replace("http", "ws", 1) + f"/ws/games/{game['id']}", open_timeout=30) as ws:
-        ws.send(json.dumps({"type": "hello", "token": game["token"]}))
+    if game_id is None or tokens is None:
+        game = call(f"{base}/api/games", "POST", {"mode": "local"})
+        game_id, tokens = game["id"], (game["token"], game["token"])
+    url = base.replace("http", "ws", 1) + f"/ws/games/{game_id}"
+    with connect(url, open_timeout=30) as black, connect(url, open_timeout=30) as white:
+        sockets = (black, white)
+        for ws, token in zip(sockets, tokens, strict=True):
+            ws.send(json.dumps({"type": "hello", "token": token}))
         for ply, usi in enumerate(MOVES):
+            ws = sockets[ply % 2]
             ws.send(json.dumps({"type": "move", "usi": usi, "ply": ply}))
-        ws.send(json.dumps({"type": "resign"}))
-        deadline = time.monotonic() + 30
-        while True:
-            message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
-            assert message["type"] != "error", message
-            if message.get("outcome"):
-                break
-    url = f"{base}/api/games/{game['id']}/analysis"
+            # Played (its own broadcast, not an earlier one) before the other side moves.
+            wait_for(ws, lambda message, n=ply + 1: message["type"] == "move" and message["move"]["ply"] == n)
+        sockets[len(MOVES) % 2].send(json.dumps({"type": "resign"}))
+        wait_for(sockets[len(MOVES) % 2], lambda message: bool(message.get("outcome")))
+    url = f"{base}/api/games/{game_id}/analysis"
     answer = call(url, "POST")
     deadline = time.monotonic() + 120
     while answer["status"] != "done":
@@ -100,7 +115,7 @@ def analysed_game(base: str) -> tuple[str, dict[str, Any]]:
         assert time.monotonic() < deadline, answer
         time.sleep(0.1)  # polling the server's state, as the page does
         answer = call(url)
-    return game["id"], answer["result"]
+    return game_id, answer["result"]
 
 
 def en(key: str, **params: Any) -> str:
@@ -204,5 +219,37 @@ def test_mistakes_become_exercises_solved_missed_and_kept(server: str, browser: 
     assert panel_box is not None
     assert panel_box["y"] >= board_box["y"] + board_box["height"] - 1
     page.screenshot(path=str(SCREENSHOTS / "mistakes-phone-en.png"), full_page=True)
+    assert errors == []
+    context.close()
+
+
+def test_a_player_practises_their_own_side(server: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    # The browser creates a friend's game as gote (its token cookie), a friend joins as sente.
+    created = page.request.post(f"{server}/api/games", data={"mode": "friend", "color": "w"})
+    assert created.status == 201, created.text()
+    game = created.json()
+    invite = game["invite_url"].split("?invite=", 1)[1]
+    friend = call(f"{server}/api/games/{game['id']}/join", "POST", {"invite": invite})
+    game_id, _ = analysed_game(server, (friend["token"], game["token"]), game["id"])
+    page.goto(f"{server}/games/{game_id}/analysis")
+    panel = page.locator("#mistakes")
+    expect(panel).to_have_attribute("data-mode", "idle")
+    expect(page.locator("#mistakes-count")).to_have_text(en("ui.mistakes.count", side=en("side.gote"), n=1))
+    expect(page.locator("#mistakes-side")).to_have_count(0)  # no choice: the page knows the side
+    page.locator("#mistakes-start").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#mistakes-prompt")).to_have_text(re.compile(r"\(move 6\)\.$"))
+    expect(page.locator("#mistakes-heading")).to_be_focused()
+    expect(page.locator("#board")).to_have_class(re.compile(r"\bsb-flipped\b"))
+    page.locator("#mistakes-leave").click()
+    expect(page.locator("#board")).not_to_have_class(re.compile(r"\bsb-flipped\b"))  # the review as it was
+    expect(page.locator("#mistakes-start")).to_be_focused()
     assert errors == []
     context.close()

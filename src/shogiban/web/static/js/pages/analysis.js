@@ -13,6 +13,11 @@
 // moves of each position coming from POST /api/positions/moves; and a live analysis panel
 // (../live.js, the /ws/analysis websocket; key L) follows the position shown, key B showing its
 // best move as an arrow.
+//
+// "Learn from your mistakes" (../mistakes.js): each mistake and blunder of the viewer's side (the
+// game's own side when the page knows it, else a side chosen) becomes an exercise on this board,
+// judged by POST /api/practice/judge; while exercises show, the review's panels are hidden (they
+// would tell the answer) and the board's moves go to the exercise, not the explored record.
 
 import { createBoard } from "../board.js";
 import { currentLanguage, onLanguageChange, t } from "../i18n.js";
@@ -21,6 +26,7 @@ import { moveText, moveTextLang, onNotationChange } from "../notation.js";
 import { api, errorText, fill, h, postJson, sideName, toast } from "../util.js";
 import { Exploration, gamePath, isMainLine, resolve, treeBody, usiOf } from "../explore.js";
 import { createLivePanel } from "../live.js";
+import { createMistakes, exercisesOf } from "../mistakes.js";
 
 const POLL_MS = 1000;
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -75,6 +81,9 @@ export async function mount(root) {
   let livePanel = null;
   let liveArrow = false; // B: the live analysis' best move as the arrow
   let infoToken = 0;
+  let mistakes = null; // the exercises (createMistakes), once the page knows the game
+  let review = null; // where the review was ({path, flipped}) while exercises show
+  let interactive = true; // whether the board takes moves
 
   const title = h("h1", { class: "page-title" });
   const statusCard = h("div", { class: "card status-card", id: "analysis-status" });
@@ -87,6 +96,8 @@ export async function mount(root) {
   const live = h("p", { class: "visually-hidden", id: "analysis-live", "aria-live": "polite", role: "status" });
   const movesTitle = h("h2", { class: "card-title" });
   const liveHost = h("div", { id: "live-host" });
+  const mistakesHost = h("section", { class: "card mistakes-panel", id: "mistakes", role: "region",
+    "aria-labelledby": "mistakes-title", hidden: true });
   const deleteButton = h("button", { class: "btn small", type: "button", id: "explore-delete", onclick: () => edit(() => tree.remove()) });
   const promoteButton = h("button", { class: "btn small", type: "button", id: "explore-promote", onclick: () => edit(() => tree.promote()) });
   const undoButton = h("button", { class: "btn small", type: "button", id: "explore-undo", onclick: () => edit(() => tree.undo()) });
@@ -101,7 +112,7 @@ export async function mount(root) {
     commentLabel, commentBox, exploreHelp);
   const view = h("div", { class: "viewer-layout analysis-layout", id: "analysis-view" },
     h("section", { class: "board-column" }, boardHost, nav, tools, info),
-    h("aside", { class: "side-column" }, liveHost, statusCard, graphCard,
+    h("aside", { class: "side-column" }, mistakesHost, liveHost, statusCard, graphCard,
       h("div", { class: "card moves-card" }, movesTitle, list), summary));
   fill(root, title, view, live);
 
@@ -182,8 +193,15 @@ export async function mount(root) {
       || (game && game.position && node.game === lastPly() ? game.position.sfen : null);
     boardHost.dataset.legalFor = known ? tree.path.join(".") : "-"; // the moves it takes are known
     if (!sfen) return;
+    const exercising = !!(mistakes && mistakes.active);
+    const playable = !exercising || mistakes.canPlay();
+    if (playable !== interactive) {
+      interactive = playable;
+      board.setInteractive(playable);
+    }
     board.setPosition({
-      sfen, lastMove: node.usi || null, arrows: arrows(entry), check: known ? known.check : false,
+      sfen, lastMove: node.usi || null, arrows: exercising ? mistakes.arrows() : arrows(entry),
+      check: known ? known.check : false,
       dests: known ? known.dests : {}, dropDests: known ? known.drop_dests : {},
     });
   }
@@ -207,6 +225,10 @@ export async function mount(root) {
     const known = current().info;
     if (!known || !known.moves || !known.moves[usi]) {
       showBoard();
+      return;
+    }
+    if (mistakes && mistakes.active) {
+      if (!mistakes.tryMove(usi, known.moves[usi])) showBoard();
       return;
     }
     const changed = tree.play(usi, known.moves[usi]);
@@ -567,6 +589,33 @@ export async function mount(root) {
     renderSummary();
     renderPosition();
     if (livePanel) livePanel.render();
+    mistakesHost.hidden = !result || !mistakes;
+    if (result && mistakes) mistakes.render();
+  }
+
+  // -- learning from one's mistakes --------------------------------------------------------------
+  /** The exercises' position: the board before the exercise's mistake, from its side. */
+  function enterExercise(exercise) {
+    if (!review) review = { path: tree.path.slice(), flipped: board.flipped };
+    view.classList.add("exercising");
+    if (livePanel) livePanel.stop();
+    liveArrow = false;
+    tree.go(gamePath(tree.root, exercise.ply - 1));
+    ply = tree.path.length;
+    board.setFlipped(exercise.side === "w");
+    renderPosition();
+  }
+
+  /** Back to the review where it was. */
+  function leaveExercises() {
+    view.classList.remove("exercising");
+    if (review) {
+      tree.go(review.path);
+      board.setFlipped(review.flipped);
+      review = null;
+    }
+    ply = tree.path.length;
+    renderPosition();
   }
 
   /** B: the live analysis' best move as the arrow (again: the analysis' own). */
@@ -596,6 +645,7 @@ export async function mount(root) {
 
   document.addEventListener("keydown", (event) => {
     if (!tree || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (mistakes && mistakes.active) return; // the exercise's own buttons and the board
     if (/input|textarea|select/i.test(event.target.tagName) || event.target.isContentEditable) return;
     if ((event.key === "l" || event.key === "L") && livePanel) {
       event.preventDefault();
@@ -637,6 +687,18 @@ export async function mount(root) {
   }
   tree = new Exploration(`shogiban.explore.${recordKey ? `record.${recordKey}` : `game.${gameId}`}`, game.moves);
   ply = tree.path.length;
+  const you = game.game ? game.you : null; // the viewer's own side in the game ("both": a local game)
+  mistakes = createMistakes(mistakesHost, {
+    storageKey: `shogiban.mistakes.${recordKey ? `record.${recordKey}` : `game.${gameId}`}`,
+    startSfen,
+    exercises: (side) => exercisesOf(result, game.moves, side),
+    fixedSide: () => (you === "b" || you === "w" ? you : null),
+    sideName: (color) => sideName(color, handicap()),
+    enter: enterExercise,
+    leave: leaveExercises,
+    refresh: () => showBoard(),
+    announce: (text) => { live.textContent = text; },
+  });
   livePanel = createLivePanel(liveHost, {
     usiEngine: config.usi || null,
     announce: (text) => { live.textContent = text; },

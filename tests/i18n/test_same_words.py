@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from shogiban import Board, Color, Move, Outcome, Termination, i18n
+from shogiban.notation.entry import format_move
 from shogiban.notation.japanese import make_ki2_move
 from shogiban.play.explain import explain_outcome
-from shogiban.play.moveinput import format_move
 from shogiban.web.pages import sentence
 
 JS = Path(__file__).resolve().parents[2] / "src" / "shogiban" / "web" / "static" / "js"

@@ -9,9 +9,9 @@ import re
 import pytest
 
 from shogiban import i18n
+from shogiban.notation.entry import format_move
 from shogiban.notation.names import FILE_LABELS, LONG_PIECE_NAMES, PIECE_NAMES, RANK_LABELS, SIDE_NAMES
 from shogiban.pieces import Color, PieceType
-from shogiban.play.moveinput import format_move
 
 from .han_variants import SIMPLIFIED_ONLY, TRADITIONAL_ONLY
 

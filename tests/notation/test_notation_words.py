@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from shogiban import Board, Move, rules
-from shogiban.notation import words
-from shogiban.play import explain, moveinput
+from shogiban.notation import entry, words
+from shogiban.play import explain
 
 
 def test_the_front_ends_share_one_implementation() -> None:
     assert explain.illegal_reason is words.illegal_reason
     assert explain.explain_outcome is words.explain_outcome
-    assert moveinput.format_move is words.format_move
+    assert entry.format_move is words.format_move
 
 
 def test_refusal_reason_words_board_moves_and_drops_apart() -> None:

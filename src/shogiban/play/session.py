@@ -45,12 +45,12 @@ from shogiban.game import Clock, Decision, EnginePlayer, GameState, Mode, MovePl
 from shogiban.game.time_budget import clock_limit
 from shogiban.i18n import Language, Translator, refusal_text
 from shogiban.move import Move
+from shogiban.notation.entry import MoveEntryError, format_move, read_move
 from shogiban.outcome import Outcome, Termination
 from shogiban.pieces import COLORS, Color
 from shogiban.play import explain
 from shogiban.play.clock import format_seconds
 from shogiban.play.human import HumanPlayer
-from shogiban.play.moveinput import MoveEntryError, format_move, read_move
 from shogiban.play.reader import InputTimeoutError, LineReader
 from shogiban.play.records import save_record
 from shogiban.play.render import BLACK_MARK, WHITE_MARK, BoardView

@@ -204,7 +204,7 @@ def _forms(board: Board, move: Move, previous: int | None) -> dict[str, str]:
 def _usi_of_text(board: Board, text: str) -> str:
     """The USI of a typed move (see :meth:`GameRoom.play_text`); a refused move raises the rules'
     own error, so that it reaches the page as a refused USI move does."""
-    from shogiban.play.moveinput import AmbiguousEntryError, IllegalEntryError, read_move
+    from shogiban.notation.entry import AmbiguousEntryError, IllegalEntryError, read_move
 
     try:
         return read_move(board, text, check=False).usi()
@@ -764,7 +764,7 @@ class GameRoom:
             await answer
 
     async def play_text(self, role: Role, text: str, ply: int) -> None:
-        """Play a move a person typed in any notation (:func:`shogiban.play.moveinput.read_move`,
+        """Play a move a person typed in any notation (:func:`shogiban.notation.entry.read_move`,
         the terminal's reader), read against the position on the services' CPU executor.
 
         :raises RoomError: as :meth:`play`.

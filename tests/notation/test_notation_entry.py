@@ -6,7 +6,7 @@ import pytest
 
 from shogiban import Board, Move
 from shogiban.i18n import LANGUAGES
-from shogiban.play.moveinput import (
+from shogiban.notation.entry import (
     AmbiguousEntryError,
     IllegalEntryError,
     UnreadableMoveError,

@@ -63,7 +63,7 @@ def test_game_end_renders_in_chinese_without_japanese_middle_dot() -> None:
 
 
 def test_fork_answer_is_legal_checks_and_attacks_the_rook() -> None:
-    spec = get_lesson("tactics").sections[0]["exercise"]
+    spec = get_lesson("tactics").sections[_section("tactics", "fork")]["exercise"]
     board = Board(spec["sfen"])
     legal = set(board.legal_moves)
     for usi in spec["answer"]:
@@ -362,3 +362,79 @@ def test_ranks_choices() -> None:
     assert (MIN_LEVEL, MAX_LEVEL) == (1, 8)
     glicko = resources.files("shogiban.web").joinpath("static/learn/glicko.js").read_text("utf-8")
     assert "rating: 1500" in glicko
+
+
+def _wins_the_piece(spec: dict[str, object], target: str) -> bool:
+    """After the answer, whatever gote replies, sente can capture gote's *target* piece (a SFEN letter)."""
+    board = Board(str(spec["sfen"]))
+    answers = spec["answer"]
+    assert isinstance(answers, list)
+    board.push_usi(answers[0])
+    for reply in list(board.legal_moves):
+        board.push(reply)
+        pieces = board.pieces(board.turn.other).items()
+        squares = [sq for sq, piece in pieces if piece.symbol().upper().lstrip("+") == target]
+        if not any(m.to_square in squares for m in board.legal_moves):
+            return False
+        board.pop()
+    return True
+
+
+@pytest.mark.parametrize(("text", "target"), [("fork", "R"), ("dragon", "R"), ("pin", "S"), ("knight", "N")])
+def test_each_tactic_wins_the_piece_against_every_reply(text: str, target: str) -> None:
+    spec = get_lesson("tactics").sections[_section("tactics", text)]["exercise"]
+    assert len(spec["answer"]) == 1
+    assert _wins_the_piece(spec, target)
+    # The explained wrong move does not win it.
+    wrong = dict(spec, answer=list(spec["why"]))
+    assert not _wins_the_piece(wrong, target)
+
+
+def test_tactics_accept_only_the_answer_and_explain_the_plausible_wrong_move() -> None:
+    for lesson_id in ("tactics", "castles"):
+        for index, section in enumerate(get_lesson(lesson_id).sections):
+            spec = section.get("exercise")
+            if spec is None:
+                continue
+            board = Board(spec["sfen"])
+            accepted = [m.usi() for m in board.legal_moves if try_move(lesson_id, index, m.usi(), "en")["success"]]
+            assert accepted == spec["answer"], (lesson_id, section["text"])
+            for usi, key in spec["why"].items():
+                for lang in LANGUAGES:
+                    result = try_move(lesson_id, index, usi, lang)
+                    assert result["success"] is False
+                    assert result["feedback"] == render_text(f"lessons.{lesson_id}.{key}", lang)
+
+
+def render_text(key: str, lang: str) -> str:
+    from shogiban.i18n import translate
+
+    return translate(key, lang)
+
+
+def test_the_rook_pawn_exchange_gains_a_pawn() -> None:
+    steps = render_lesson("tactics", "en")["sections"][_section("tactics", "exchange")]["diagram"]["steps"]
+    after = Board(steps[-1]["sfen"])
+    assert after.hand_count(0, 1) == 1  # sente has the pawn in hand
+    spec = get_lesson("tactics").sections[_section("tactics", "try_exchange")]["exercise"]
+    assert Board(spec["sfen"]).sfen() == Board(steps[-2]["sfen"]).sfen()  # the exercise starts where gote took
+    board = Board(spec["sfen"])
+    board.push_usi("2h2e")
+    assert any(m.usi() == "2d2e" for m in board.legal_moves)  # the pawn takes the rook that stops short
+
+
+@pytest.mark.parametrize(("text", "king", "golds", "silver"), [("yagura", "8h", {"7h", "6g"}, "7g"),
+                                                             ("mino", "2h", {"4i", "5h"}, "3h"),
+                                                             ("funa", "7h", {"6i", "5h"}, "7i")])
+def test_castles_put_the_king_among_golds_and_a_silver(text: str, king: str, golds: set[str], silver: str) -> None:
+    from shogiban.squares import SQUARE_NAMES
+
+    spec = get_lesson("castles").sections[_section("castles", text)]["diagram"]
+    board = Board(spec["sfen"])
+    at = {SQUARE_NAMES[sq]: p.symbol() for sq, p in board.pieces(0).items()}
+    assert at[king] == "K"
+    assert all(at[sq] == "G" for sq in golds)
+    assert at[silver] == "S"
+    assert set(spec["highlights"]) == {king, silver} | golds
+    # Gote is in the start position.
+    assert spec["sfen"].startswith("lnsgkgsnl/1r5b1/ppppppppp/")

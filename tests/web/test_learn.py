@@ -435,3 +435,22 @@ def test_declaration_choices_over_http(client: TestClient) -> None:
     response = client.post(f"/api/learn/lessons/impasse/sections/{declare['index']}/answer", json={"choice": "maybe"})
     assert response.status_code == 400
     assert response.json()["code"] == "bad_answer"
+
+
+def test_castles_and_tactics_over_http(client: TestClient) -> None:
+    for lang in LANGS:
+        lessons = client.get(f"/api/learn/lessons?lang={lang}").json()["lessons"]
+        assert [item["id"] for item in lessons if item["group"] == "strategy"] == ["castles", "tactics"]
+    fork = _by_text(client, "tactics", "fork", "ja")
+    assert "4c" in fork["exercise"]["dropDests"]["N"]
+    good = attempt(client, "tactics", fork["index"], "N*4c", "zh-Hant")
+    assert good["success"] is True
+    assert good["check"] is True
+    wrong = attempt(client, "tactics", fork["index"], "N*6c", "en")
+    assert wrong["success"] is False
+    assert "does not attack the rook" in wrong["feedback"]
+    pin = _by_text(client, "tactics", "pin")
+    assert attempt(client, "tactics", pin["index"], "P*4c")["success"] is True
+    assert "角と銀の交換" in attempt(client, "tactics", pin["index"], "1e4b+", "ja")["feedback"]
+    mino = _by_text(client, "castles", "try_mino", "zh-Hans")
+    assert attempt(client, "castles", mino["index"], "3h2h", "zh-Hans")["success"] is True

@@ -138,6 +138,9 @@ def test_every_lesson_text_is_in_the_catalogue_and_no_other() -> None:
         for section in lesson["section"]:
             assert isinstance(section["text"], str), (lesson["id"], section)
             wanted.add(f"lessons.{lesson['id']}.{section['text']}")
+            # A tactic's explanations of plausible wrong moves are texts of its lesson too.
+            whys = section.get("exercise", {}).get("why", {}).values()
+            wanted.update(f"lessons.{lesson['id']}.{why}" for why in whys)
     present = {key for key in i18n.messages("en") if key.startswith("lessons.")}
     assert wanted == present, (sorted(wanted - present), sorted(present - wanted))
     from shogiban.lessons.content import check_lessons

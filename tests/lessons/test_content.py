@@ -32,8 +32,10 @@ def test_game_end_diagram_is_checkmate() -> None:
     assert list(board.legal_moves) == []
 
 
-@pytest.mark.parametrize(("index", "code"), [(1, "self_check"), (2, "bad_piece_move")])
-def test_game_end_illegal_moves_are_refused_with_their_code(index: int, code: str) -> None:
+@pytest.mark.parametrize(("text", "code"), [("nifu", "nifu"), ("uchifuzume", "uchifuzume"), ("dead_end", "dead_piece"),
+                                          ("self_check", "self_check"), ("bad_move", "bad_piece_move")])
+def test_game_end_illegal_moves_are_refused_with_their_code(text: str, code: str) -> None:
+    index = next(i for i, s in enumerate(get_lesson("game_end").sections) if s["text"] == text)
     spec = get_lesson("game_end").sections[index]["exercise"]
     assert spec["code"] == code
     board = Board(spec["sfen"])
@@ -47,7 +49,8 @@ def test_game_end_illegal_moves_are_refused_with_their_code(index: int, code: st
 
 
 def test_game_end_legal_move_is_not_the_goal() -> None:
-    result = try_move("game_end", 1, "5h5g", "en")
+    index = next(i for i, s in enumerate(get_lesson("game_end").sections) if s["text"] == "self_check")
+    result = try_move("game_end", index, "5h5g", "en")
     assert result["legal"] is True
     assert result["success"] is False
 
@@ -60,7 +63,7 @@ def test_game_end_renders_in_chinese_without_japanese_middle_dot() -> None:
 
 
 def test_fork_answer_is_legal_checks_and_attacks_the_rook() -> None:
-    spec = get_lesson("tactics").sections[0]["exercise"]
+    spec = get_lesson("tactics").sections[_section("tactics", "fork")]["exercise"]
     board = Board(spec["sfen"])
     legal = set(board.legal_moves)
     for usi in spec["answer"]:
@@ -245,3 +248,193 @@ def test_setup_diagrams_place_one_piece_per_step() -> None:
     for steps in (ohashi, ito):
         assert steps[-1]["sfen"].split()[0] == "9/9/9/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
     assert ohashi[0]["caption"] == "1/20：玉将放在５九"
+
+
+# -- issue 25, second slice: how a game ends, ranks, castles and tactics ----------------------------
+
+from shogiban import rules  # noqa: E402
+from shogiban.outcome import EnteringKingRule  # noqa: E402
+
+
+def test_game_end_nifu_position_has_a_free_file_and_the_drop_there_is_legal() -> None:
+    index = _section("game_end", "nifu")
+    board = Board(get_lesson("game_end").sections[index]["exercise"]["sfen"])
+    assert board.check_move(Move.from_usi("P*2e")) is None  # file 2 has no pawn of sente
+    assert try_move("game_end", index, "P*2e", "en")["success"] is False
+    refused = try_move("game_end", index, "P*7e", "zh-hans")
+    assert refused["code"] == "nifu"
+    assert "二步" in refused["feedback"]
+
+
+def test_game_end_uchifuzume_would_be_mate() -> None:
+    index = _section("game_end", "uchifuzume")
+    board = Board(get_lesson("game_end").sections[index]["exercise"]["sfen"])
+    # Dropping the pawn is refused because it would mate: the same position with the pawn there is mate.
+    mated = Board(board.sfen().replace("kn7/9", "kn7/P8").replace(" b P ", " w - "))
+    assert mated.is_checkmate()
+
+
+def test_game_end_time_diagram_has_a_mate_in_one_and_links_the_draws() -> None:
+    lesson = get_lesson("game_end")
+    board = Board(lesson.sections[_section("game_end", "time")]["diagram"]["sfen"])
+    board.push_usi("G*5b")
+    assert board.is_checkmate()
+    for lang in LANGUAGES:
+        links = render_lesson("game_end", lang)["sections"][_section("game_end", "draws")]["links"]
+        assert [link["id"] for link in links] == ["repetition", "impasse"]
+        assert links[0]["title"] == render_lesson("repetition", lang)["title"]
+
+
+def test_count_the_declaration_points_is_computed_by_the_core() -> None:
+    index = _section("impasse", "count_points")
+    spec = get_lesson("impasse").sections[index]["exercise"]
+    board = Board(spec["sfen"])
+    points, pieces = rules.declaration_points(board, board.turn)
+    assert (points, pieces) == (23, 11)
+    for lang in LANGUAGES:
+        choices = render_lesson("impasse", lang)["sections"][index]["exercise"]["choices"]
+        ids = [c["id"] for c in choices]
+        assert len(ids) == 4
+        assert len(set(ids)) == 4
+        assert str(points) in ids
+        for choice in ids:
+            assert try_choice("impasse", index, choice, lang)["success"] is (choice == str(points))
+    assert try_choice("impasse", index, "15", "en")["feedback"] == "15 points is not the answer. Try again."
+    assert try_choice("impasse", index, "23", "ja")["feedback"] == "正解です：23点。"
+
+
+def test_does_this_declaration_win_is_answered_by_the_core() -> None:
+    index = _section("impasse", "declare_wins")
+    spec = get_lesson("impasse").sections[index]["exercise"]
+    status = rules.declaration_status(Board(spec["sfen"]), EnteringKingRule.POINTS_27)
+    # Every condition holds but one: sente has 27 points, and sente needs 28.
+    assert status.king_in_camp
+    assert not status.in_check
+    assert status.pieces_in_camp[0] >= 10
+    assert status.points[0] == 27
+    assert status.win_points == 28
+    assert status.wins is False
+    assert try_choice("impasse", index, "yes", "en")["success"] is False
+    assert "28" not in try_choice("impasse", index, "yes", "en")["feedback"]  # a wrong pick does not give it away
+    right = try_choice("impasse", index, "no", "en")
+    assert right["success"] is True
+    assert right["feedback"] == "Right: No. Declaring now does not win: you have 27 points (28 are needed)."
+    assert "28点必要" in try_choice("impasse", index, "no", "ja")["feedback"]
+    # One more pawn in hand and the same declaration wins.
+    richer = Board(spec["sfen"].replace("BN6P", "BN7P"))
+    assert rules.declaration_status(richer, EnteringKingRule.POINTS_27).wins
+
+
+@pytest.mark.parametrize(
+    ("section", "problem"),
+    [
+        ({"text": "x", "exercise": {"goal": "choice", "sfen": "4k4/9/9/9/9/9/9/9/4K4 b - 1", "ask": "material"}},
+         "unknown ask"),
+        ({"text": "x", "exercise": {"goal": "choice", "options": ["dan1", "kyu1"], "answer": "dan9"}},
+         "not an option"),
+        ({"text": "x", "exercise": {"goal": "choice", "options": ["dan1"], "answer": "dan1"}}, "two or more"),
+        ({"text": "x", "see": ["castle"]}, "no lesson 'castle'"),
+        ({"text": "x", "exercise": {"goal": "answer", "sfen": "4k4/9/9/9/9/9/9/9/4K4 b P 1", "answer": ["P*5e"],
+                                    "why": {"P*5e": "x"}}}, "not a legal wrong move"),
+    ],
+)
+def test_new_kinds_of_entries_are_checked_at_load(section: dict[str, object], problem: str) -> None:
+    import tomllib
+
+    data = tomllib.loads(resources.files("shogiban.lessons").joinpath("lessons.toml").read_text("utf-8"))
+    data["lesson"][0]["section"].append(section)
+    with pytest.raises(LessonFileError, match=problem):
+        parse_lessons(data)
+
+
+def test_ranks_choices() -> None:
+    stronger = _section("ranks", "stronger")
+    assert try_choice("ranks", stronger, "dan1", "ja")["feedback"] == "正解です：初段。"
+    wrong = try_choice("ranks", stronger, "kyu1", "en")
+    assert wrong["success"] is False
+    assert wrong["feedback"] == "1-kyu (1級) is not the answer. Try again."
+    assert try_choice("ranks", _section("ranks", "pro_start"), "dan4", "zh-hans")["success"] is True
+    labels = [c["label"] for c in render_lesson("ranks", "zh-hans")["sections"][stronger]["exercise"]["choices"]]
+    assert labels == ["1级", "初段"]
+    # The text says only what the app has: eight computer levels and a puzzle rating from 1500.
+    from shogiban.engine.levels import MAX_LEVEL, MIN_LEVEL
+
+    assert (MIN_LEVEL, MAX_LEVEL) == (1, 8)
+    glicko = resources.files("shogiban.web").joinpath("static/learn/glicko.js").read_text("utf-8")
+    assert "rating: 1500" in glicko
+
+
+def _wins_the_piece(spec: dict[str, object], target: str) -> bool:
+    """After the answer, whatever gote replies, sente can capture gote's *target* piece (a SFEN letter)."""
+    board = Board(str(spec["sfen"]))
+    answers = spec["answer"]
+    assert isinstance(answers, list)
+    board.push_usi(answers[0])
+    for reply in list(board.legal_moves):
+        board.push(reply)
+        pieces = board.pieces(board.turn.other).items()
+        squares = [sq for sq, piece in pieces if piece.symbol().upper().lstrip("+") == target]
+        if not any(m.to_square in squares for m in board.legal_moves):
+            return False
+        board.pop()
+    return True
+
+
+@pytest.mark.parametrize(("text", "target"), [("fork", "R"), ("dragon", "R"), ("pin", "S"), ("knight", "N")])
+def test_each_tactic_wins_the_piece_against_every_reply(text: str, target: str) -> None:
+    spec = get_lesson("tactics").sections[_section("tactics", text)]["exercise"]
+    assert len(spec["answer"]) == 1
+    assert _wins_the_piece(spec, target)
+    # The explained wrong move does not win it.
+    wrong = dict(spec, answer=list(spec["why"]))
+    assert not _wins_the_piece(wrong, target)
+
+
+def test_tactics_accept_only_the_answer_and_explain_the_plausible_wrong_move() -> None:
+    for lesson_id in ("tactics", "castles"):
+        for index, section in enumerate(get_lesson(lesson_id).sections):
+            spec = section.get("exercise")
+            if spec is None:
+                continue
+            board = Board(spec["sfen"])
+            accepted = [m.usi() for m in board.legal_moves if try_move(lesson_id, index, m.usi(), "en")["success"]]
+            assert accepted == spec["answer"], (lesson_id, section["text"])
+            for usi, key in spec["why"].items():
+                for lang in LANGUAGES:
+                    result = try_move(lesson_id, index, usi, lang)
+                    assert result["success"] is False
+                    assert result["feedback"] == render_text(f"lessons.{lesson_id}.{key}", lang)
+
+
+def render_text(key: str, lang: str) -> str:
+    from shogiban.i18n import translate
+
+    return translate(key, lang)
+
+
+def test_the_rook_pawn_exchange_gains_a_pawn() -> None:
+    steps = render_lesson("tactics", "en")["sections"][_section("tactics", "exchange")]["diagram"]["steps"]
+    after = Board(steps[-1]["sfen"])
+    assert after.hand_count(0, 1) == 1  # sente has the pawn in hand
+    spec = get_lesson("tactics").sections[_section("tactics", "try_exchange")]["exercise"]
+    assert Board(spec["sfen"]).sfen() == Board(steps[-2]["sfen"]).sfen()  # the exercise starts where gote took
+    board = Board(spec["sfen"])
+    board.push_usi("2h2e")
+    assert any(m.usi() == "2d2e" for m in board.legal_moves)  # the pawn takes the rook that stops short
+
+
+@pytest.mark.parametrize(("text", "king", "golds", "silver"), [("yagura", "8h", {"7h", "6g"}, "7g"),
+                                                             ("mino", "2h", {"4i", "5h"}, "3h"),
+                                                             ("funa", "7h", {"6i", "5h"}, "7i")])
+def test_castles_put_the_king_among_golds_and_a_silver(text: str, king: str, golds: set[str], silver: str) -> None:
+    from shogiban.squares import SQUARE_NAMES
+
+    spec = get_lesson("castles").sections[_section("castles", text)]["diagram"]
+    board = Board(spec["sfen"])
+    at = {SQUARE_NAMES[sq]: p.symbol() for sq, p in board.pieces(0).items()}
+    assert at[king] == "K"
+    assert all(at[sq] == "G" for sq in golds)
+    assert at[silver] == "S"
+    assert set(spec["highlights"]) == {king, silver} | golds
+    # Gote is in the start position.
+    assert spec["sfen"].startswith("lnsgkgsnl/1r5b1/ppppppppp/")

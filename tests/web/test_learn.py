@@ -318,7 +318,7 @@ def test_the_new_lessons_are_listed_in_their_group(client: TestClient) -> None:
                         ("zh-Hans", "摆放棋子")]:
         lessons = client.get(f"/api/learn/lessons?lang={lang}").json()["lessons"]
         game = [item for item in lessons if item["group"] == "game"]
-        assert [item["id"] for item in game] == ["notation", "setup", "handicaps"]
+        assert [item["id"] for item in game][:3] == ["notation", "setup", "handicaps"]
         assert game[1]["title"] == title
 
 
@@ -396,3 +396,61 @@ def test_answers_that_do_not_fit_are_refused(client: TestClient) -> None:
         response = client.post(path, json=body)
         assert response.status_code == status, (path, body, response.text)
         assert response.json()["code"] == code, (path, body)
+
+
+# -- issue 25, second slice: how a game ends, ranks, castles and tactics ----------------------------
+
+
+def _by_text(client: TestClient, lesson_id: str, text: str, lang: str = "en") -> dict[str, Any]:
+    item = next(x for x in load_lessons() if x.id == lesson_id)
+    index = next(i for i, s in enumerate(item.sections) if s["text"] == text)
+    section: dict[str, Any] = lesson(client, lesson_id, lang)["sections"][index]
+    return section
+
+
+def test_illegal_moves_that_lose_are_tried_over_http(client: TestClient) -> None:
+    for text, usi, code, lang, words in [("nifu", "P*7e", "nifu", "ja", "二歩"),
+                                         ("uchifuzume", "P*9b", "uchifuzume", "zh-Hant", "打步詰"),
+                                         ("dead_end", "3d2b", "dead_piece", "en", "promote")]:
+        section = _by_text(client, "game_end", text, lang)
+        assert usi[2:] in (section["exercise"]["dropDests"].get(usi[0], []) if "*" in usi
+                           else section["exercise"]["dests"][usi[:2]])
+        result = attempt(client, "game_end", section["index"], usi, lang)
+        assert (result["legal"], result["code"], result["success"]) == (False, code, True)
+        assert words in result["feedback"], result["feedback"]
+    draws = _by_text(client, "game_end", "draws", "zh-Hans")
+    assert [link["id"] for link in draws["links"]] == ["repetition", "impasse"]
+
+
+def test_declaration_choices_over_http(client: TestClient) -> None:
+    count = _by_text(client, "impasse", "count_points", "zh-Hans")
+    assert "23分" in [c["label"] for c in count["exercise"]["choices"]]
+    assert answer(client, "impasse", count["index"], choice="23", lang="zh-Hans")["feedback"] == "正确：23分。"
+    assert answer(client, "impasse", count["index"], choice="15")["success"] is False
+    declare = _by_text(client, "impasse", "declare_wins", "en")
+    assert [c["id"] for c in declare["exercise"]["choices"]] == ["yes", "no"]
+    right = answer(client, "impasse", declare["index"], choice="no", lang="ja")
+    assert right["success"] is True
+    assert "27点" in right["feedback"]
+    response = client.post(f"/api/learn/lessons/impasse/sections/{declare['index']}/answer", json={"choice": "maybe"})
+    assert response.status_code == 400
+    assert response.json()["code"] == "bad_answer"
+
+
+def test_castles_and_tactics_over_http(client: TestClient) -> None:
+    for lang in LANGS:
+        lessons = client.get(f"/api/learn/lessons?lang={lang}").json()["lessons"]
+        assert [item["id"] for item in lessons if item["group"] == "strategy"] == ["castles", "tactics"]
+    fork = _by_text(client, "tactics", "fork", "ja")
+    assert "4c" in fork["exercise"]["dropDests"]["N"]
+    good = attempt(client, "tactics", fork["index"], "N*4c", "zh-Hant")
+    assert good["success"] is True
+    assert good["check"] is True
+    wrong = attempt(client, "tactics", fork["index"], "N*6c", "en")
+    assert wrong["success"] is False
+    assert "does not attack the rook" in wrong["feedback"]
+    pin = _by_text(client, "tactics", "pin")
+    assert attempt(client, "tactics", pin["index"], "P*4c")["success"] is True
+    assert "角と銀の交換" in attempt(client, "tactics", pin["index"], "1e4b+", "ja")["feedback"]
+    mino = _by_text(client, "castles", "try_mino", "zh-Hans")
+    assert attempt(client, "castles", mino["index"], "3h2h", "zh-Hans")["success"] is True

@@ -386,3 +386,57 @@ def test_handicaps_are_shown_and_named(server: str, browser: Any, language: str,
     assert two in wait_feedback(page, which, True)
     assert page.errors == []
     page.context.close()
+
+
+# -- issue 25, second slice: how a game ends, impasse, tactics; a walk through every lesson -------
+
+
+@pytest.mark.parametrize(("language", "words"), [("ja", "二歩"), ("zh-Hans", "二步")])
+def test_an_illegal_move_that_loses_is_refused_with_the_reason(server: str, browser: Any, language: str,
+                                                              words: str) -> None:
+    page = open_lesson(browser, server, "game_end", language)
+    section = page.locator('section.lesson-section[data-index="1"]')  # 二歩 in a game
+    board = section.locator(".lesson-board")
+    play_move(page, board, "P*7e")
+    assert words in wait_feedback(page, section, True)
+    assert section.locator(".lesson-feedback").get_attribute("data-code") == "nifu"
+    # The draws are taught by their own lessons, linked.
+    page.locator('.lesson-links a[data-lesson="impasse"]').click()
+    page.wait_for_function("() => location.pathname === '/learn/impasse'", timeout=15000)
+    page.wait_for_selector('section.lesson-section[data-index="1"] .lesson-choice-button')
+    assert page.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize(("language", "points"), [("en", "23 points"), ("zh-Hant", "23分")])
+def test_a_declaration_is_counted(server: str, browser: Any, language: str, points: str) -> None:
+    page = open_lesson(browser, server, "impasse", language)
+    section = page.locator('section.lesson-section[data-index="1"]')
+    section.locator(".lesson-choice-button").first.wait_for()
+    assert section.locator(".lesson-choice-button").count() == 4
+    section.locator('.lesson-choice-button[data-choice="15"]').click()  # the hand forgotten
+    wait_feedback(page, section, False)
+    section.locator('.lesson-choice-button[data-choice="23"]').click()
+    assert points in wait_feedback(page, section, True)
+    declare = page.locator('section.lesson-section[data-index="2"]')
+    declare.locator('.lesson-choice-button[data-choice="no"]').click()
+    assert "28" in wait_feedback(page, declare, True)
+    assert page.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize(("language", "why"), [("en", "does not attack the rook"), ("ja", "飛車を狙っていません")])
+def test_a_fork_is_solved(server: str, browser: Any, language: str, why: str) -> None:
+    page = open_lesson(browser, server, "tactics", language)
+    section = page.locator('section.lesson-section[data-index="0"]')
+    board = section.locator(".lesson-board")
+    play_move(page, board, "N*6c")  # checks, but the rook is not attacked
+    assert why in wait_feedback(page, section, False)
+    section.locator('[data-action="reset"]').click()
+    page.wait_for_function("el => el.dataset.success === undefined", arg=section.locator(".lesson-feedback")
+                           .element_handle(), timeout=15000)
+    play_move(page, board, "N*4c")
+    wait_feedback(page, section, True)
+    assert board.locator('.sb-pieces [data-square="4c"]').count() == 1
+    assert page.errors == []
+    page.context.close()

@@ -30,6 +30,7 @@ from shogiban.lessons.targets import move_targets
 from shogiban.move import Move
 from shogiban.notation import words as explain
 from shogiban.notation.forms import move_forms
+from shogiban.outcome import EnteringKingRule
 from shogiban.pieces import Color, Piece, PieceType
 from shogiban.sfen import STARTING_SFEN
 from shogiban.squares import SQUARE_NAMES, parse_square, square_file, square_rank
@@ -46,6 +47,10 @@ ANSWER_GOALS = ("square", "placement", "choice")
 CHOICE_NOTATIONS = ("japanese", "western", "csa")
 #: How many wrong choices a ``choice`` exercise offers beside the right one.
 WRONG_CHOICES = 3
+#: What a ``choice`` exercise may ask about its position, the answer worked out by the rules core:
+#: the side to move's declaration points (hand plus pieces in the enemy camp), its 24-point
+#: count (持将棋: every piece), and whether declaring now wins under the 27-point rule.
+ASKS = ("declaration_points", "impasse_points", "declaration_wins")
 
 
 class UnknownLessonError(LookupError):
@@ -73,7 +78,7 @@ class Lesson:
     id: str
     """URL id (``king``, ``drops``)."""
     group: str
-    """``pieces`` or ``rules``."""
+    """One of :data:`GROUPS` (``pieces``, ``rules``, ``game``, ``strategy``)."""
     sections: tuple[dict[str, Any], ...]
     """Sections as written in the file (``text``, ``diagram``, ``exercise``)."""
     piece: str | None = None
@@ -332,6 +337,12 @@ def _choices(spec: dict[str, Any], language: Language) -> tuple[Board, list[dict
     by the notation modules, so that every choice is a real move's real name.  Naming a handicap:
     the right one and its neighbours in :data:`shogiban.handicaps.HANDICAPS`.
     """
+    if "ask" in spec:
+        return _asked_choices(spec, language)
+    if "options" in spec:
+        board = Board(spec.get("sfen", STARTING_SFEN))
+        options = [{"id": name, "label": translate(f"learn.option.{name}", language)} for name in spec["options"]]
+        return board, options, str(spec["answer"])
     if "handicap" in spec:
         answer = find_handicap(spec["handicap"])
         handicaps = [h for h in HANDICAPS if not h.is_even]
@@ -362,6 +373,40 @@ def _choices(spec: dict[str, Any], language: Language) -> tuple[Board, list[dict
     board.push(played)
     choices.sort(key=lambda c: c["label"])
     return board, choices, played.usi()
+
+
+def _counted(board: Board, ask: str) -> int:
+    """The number a counting ``choice`` asks for, from the rules core."""
+    color = board.turn
+    if ask == "declaration_points":
+        return rules.declaration_points(board, color)[0]
+    return rules.impasse_points(board)[color]
+
+
+def _asked_choices(spec: dict[str, Any], language: Language) -> tuple[Board, list[dict[str, Any]], str]:
+    """A ``choice`` exercise with ``ask`` (see :data:`ASKS`): a count of points, with the sums a
+    learner plausibly gets by mistake beside it (the hand forgotten, every piece counted 1, the
+    whole army counted), or yes / no to "does declaring now win?"."""
+    board = Board(spec["sfen"])
+    ask = spec["ask"]
+    if ask == "declaration_wins":
+        wins = rules.declaration_status(board, EnteringKingRule.POINTS_27).wins
+        labels = [{"id": answer, "label": translate(f"learn.declare_{answer}", language)} for answer in ("yes", "no")]
+        return board, labels, "yes" if wins else "no"
+    color = board.turn
+    right = _counted(board, ask)
+    hand = board.hand(color)
+    hand_points = sum((5 if pt in (PieceType.ROOK, PieceType.BISHOP) else 1) * n for pt, n in hand.items())
+    camp_points, camp_pieces = rules.declaration_points(board, color)
+    mistakes = [camp_points - hand_points, camp_pieces + sum(hand.values()), rules.material(board, color),
+                camp_points, right - 1, right + 1, right + 5, right - 5]
+    numbers = [right]
+    for n in mistakes:
+        if n >= 0 and n not in numbers and len(numbers) <= WRONG_CHOICES:
+            numbers.append(n)
+    numbers.sort()
+    labels = [{"id": str(n), "label": translate("learn.points", language, n=n)} for n in numbers]
+    return board, labels, str(right)
 
 
 def _answer_exercise(spec: dict[str, Any], language: Language) -> dict[str, Any]:
@@ -420,6 +465,9 @@ def render_lesson(lesson_id: str, language: Language) -> dict[str, Any]:
             out["diagram"] = _diagram(section["diagram"], language)
             facts = _facts(section["diagram"], language)
         text = translate(lesson.text_key(index), language, **facts)
+        if "see" in section:
+            # Other lessons that teach the rest of the topic, linked rather than repeated.
+            out["links"] = [{"id": other, "title": get_lesson(other).title(language)} for other in section["see"]]
         if "exercise" in section:
             out["exercise"] = _exercise(section["exercise"], language)
         out["paragraphs"] = [p.strip() for p in text.split("\n\n") if p.strip()]
@@ -466,7 +514,10 @@ def try_move(lesson_id: str, index: int, usi: str, language: Language) -> dict[s
     elif goal == "answer":
         found = move.usi() in spec.get("answer", [])
         result["success"] = found
-        result["feedback"] = translate("learn.ok_answer" if found else "learn.not_answer", language)
+        why = spec.get("why", {}).get(move.usi())
+        # A plausible wrong move has its own explanation (a text of the lesson); others the general one.
+        key = "learn.ok_answer" if found else (f"lessons.{lesson_id}.{why}" if why else "learn.not_answer")
+        result["feedback"] = translate(key, language)
     else:
         result["success"] = True
         result["feedback"] = translate("learn.ok_legal", language)
@@ -560,9 +611,30 @@ def try_choice(lesson_id: str, index: int, choice: str, language: Language) -> d
     if picked is None:
         raise BadAnswerError(f"not a choice of this exercise: {choice!r}")
     success = picked["id"] == answer
-    key = "learn.choice_ok" if success else ("learn.choice_move" if "arrow" in picked else "learn.choice_wrong")
-    return {"choice": picked["id"], "success": success, "feedback": translate(key, language, choice=picked["label"]),
+    if success:
+        key = "learn.choice_ok"
+    elif "arrow" in picked:
+        key = "learn.choice_move"
+    else:
+        key = "learn.choice_not" if "ask" in spec or "options" in spec else "learn.choice_wrong"
+    feedback = translate(key, language, choice=picked["label"])
+    if success and spec.get("ask") == "declaration_wins":
+        # The core's verdict in words: the points and pieces that win, or the first unmet condition.
+        feedback = translate("learn.choice_ok_because", language, choice=picked["label"],
+                             detail=_declaration_detail(Board(spec["sfen"]), language))
+    return {"choice": picked["id"], "success": success, "feedback": feedback,
             "arrows": [] if success or "arrow" not in picked else [picked["arrow"]]}
+
+
+def _declaration_detail(board: Board, language: Language) -> str:
+    """Why declaring now wins or not under the 27-point rule, from :func:`rules.declaration_status`."""
+    status = rules.declaration_status(board, EnteringKingRule.POINTS_27)
+    color = status.color
+    if status.wins:
+        return translate("learn.declaration_wins", language, points=status.points[color],
+                         pieces=status.pieces_in_camp[color], need=status.win_points)
+    assert status.refusal is not None  # the 27-point rule has no draw: a declaration wins or fails
+    return translate("learn.declaration_fails", language, reason=explain.refusal_reason(status.refusal, language))
 
 
 def supported_languages() -> tuple[Language, ...]:
@@ -571,7 +643,7 @@ def supported_languages() -> tuple[Language, ...]:
 
 
 #: The groups of the lesson list, in the order the page shows them.
-GROUPS = ("pieces", "rules", "game")
+GROUPS = ("pieces", "rules", "game", "strategy")
 
 
 def _order_problems(order: object) -> list[str]:
@@ -614,6 +686,17 @@ def _exercise_problems(spec: dict[str, Any], orders: dict[str, Any]) -> list[str
     if goal == "placement":
         return _diagram_problems({"placements": spec.get("placements")}, orders)
     if goal == "choice":
+        if "ask" in spec:
+            if spec["ask"] not in ASKS:
+                return [f"unknown ask {spec['ask']!r}"]
+            _, choices, answer = _asked_choices(spec, "en")
+            return [] if answer in {c["id"] for c in choices} else ["the answer is not among the choices"]
+        if "options" in spec:
+            options = spec["options"]
+            if not isinstance(options, list) or len(set(options)) != len(options) or len(options) < 2:
+                return ["`options` lists two or more distinct names"]
+            Board(spec.get("sfen", STARTING_SFEN))
+            return [] if spec.get("answer") in options else [f"the answer {spec.get('answer')!r} is not an option"]
         if "handicap" in spec:
             if find_handicap(spec["handicap"]).is_even:
                 return ["the even game is not a handicap to name"]
@@ -641,6 +724,9 @@ def _exercise_problems(spec: dict[str, Any], orders: dict[str, Any]) -> list[str
     if goal == "answer":
         answers = spec.get("answer", [])
         problems += [f"the answer {usi!r} is not legal" for usi in answers if Move.from_usi(usi) not in legal]
+        for usi in spec.get("why", {}):
+            if Move.from_usi(usi) not in legal or usi in answers:
+                problems.append(f"the explained move {usi!r} is not a legal wrong move")
         if not answers:
             problems.append("no answer")
     if goal == "mate":
@@ -665,6 +751,7 @@ def lesson_problems(data: dict[str, Any]) -> list[str]:
     for name, order in orders.items():
         problems += [f"placements.{name}: {p}" for p in _order_problems(order)]
     seen: set[str] = set()
+    ids = {item.get("id") for item in data.get("lesson", [])}
     for item in data.get("lesson", []):
         lesson_id = item.get("id")
         if not isinstance(lesson_id, str) or lesson_id in seen:
@@ -676,6 +763,7 @@ def lesson_problems(data: dict[str, Any]) -> list[str]:
             where = f"{lesson_id}[{index}]"
             if not isinstance(section.get("text"), str):
                 problems.append(f"{where}: no text")
+            problems += [f"{where}: no lesson {other!r} to see" for other in section.get("see", []) if other not in ids]
             for part, check in (("diagram", _diagram_problems), ("exercise", _exercise_problems)):
                 if part not in section:
                     continue
@@ -694,7 +782,11 @@ def check_lessons() -> list[str]:
         return problems
     for lesson in load_lessons():
         keys = [f"lessons.{lesson.id}.title"] + [lesson.text_key(i) for i in range(len(lesson.sections))]
-        problems += [f"{lesson.id}: no text {key!r} in the catalogue" for key in keys if not has_key(key)]
+        exercises = [s["exercise"] for s in lesson.sections if "exercise" in s]
+        # The explanations of wrong moves and the names of options are texts too.
+        extra = [f"lessons.{lesson.id}.{why}" for spec in exercises for why in spec.get("why", {}).values()]
+        extra += [f"learn.option.{name}" for spec in exercises for name in spec.get("options", [])]
+        problems += [f"{lesson.id}: no text {key!r} in the catalogue" for key in keys + extra if not has_key(key)]
         if len(set(keys)) != len(keys):
             problems.append(f"{lesson.id}: two sections share a text")
     return problems

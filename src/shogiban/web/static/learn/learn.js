@@ -26,7 +26,7 @@ function makeBoard(container, options) {
 
 function renderNav(nav) {
   nav.replaceChildren();
-  for (const group of ["pieces", "rules", "game"]) {
+  for (const group of ["pieces", "rules", "game", "strategy"]) {
     const items = state.lessons.filter((lesson) => lesson.group === group);
     nav.append(el("h2", { i18n: `ui.learn.${group}`, text: t(`ui.learn.${group}`) }));
     const list = el("ol", { class: "learn-list" });
@@ -253,6 +253,18 @@ function renderLesson(lesson) {
     const box = el("section", { class: "lesson-section", "data-index": section.index });
     const text = el("div", { class: "lesson-text" });
     for (const paragraph of section.paragraphs) text.append(el("p", {}, paragraph));
+    if (section.links && section.links.length) {
+      // Lessons that teach the rest of this topic.
+      const links = el("p", { class: "lesson-links" }, `${t("ui.learn.see_also")} `);
+      section.links.forEach((other, n) => {
+        if (n) links.append(" · ");
+        links.append(el("a", {
+          href: `/learn/${other.id}`, class: "lesson-link", "data-lesson": other.id,
+          onclick: (event) => { event.preventDefault(); openLesson(other.id, true); },
+        }, other.title));
+      });
+      text.append(links);
+    }
     box.append(text);
     if (section.exercise) box.append(exerciseFigure(lesson.id, section));
     else if (section.diagram) box.append(diagramFigure(section));

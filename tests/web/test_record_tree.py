@@ -122,3 +122,36 @@ def test_too_deep_json_and_an_unknown_format_are_refused(client: TestClient) -> 
     response = client.post("/api/records/tree?format=doc", json=TREE)
     assert response.status_code == 400
     assert response.json()["code"] == "bad_record"
+
+
+# -- with the stored analysis ------------------------------------------------------------------------
+
+
+def test_the_stored_analysis_is_written_with_the_tree(make_client: Any) -> None:
+    from tests.web.test_game_analysis import MOVES, TINY, finished_game, wait_status
+
+    from shogiban.analysis.comments import analysis_from_game
+    from shogiban.web.game_analysis import AnalysisSettings
+
+    app = make_client(analysis=AnalysisSettings(limit=TINY, poll_seconds=0.01))
+    game_id = finished_game(app)
+    unknown = app.post("/api/records/tree?format=kif", json={"start_sfen": START, "moves": [], "game": game_id})
+    assert unknown.status_code == 404
+    assert unknown.json()["code"] == "unknown_analysis"
+    assert app.post(f"/api/games/{game_id}/analysis").status_code == 202
+    wait_status(app, game_id, "done")
+    explored = {"start_sfen": START, "game": game_id, "moves": [
+        {"usi": MOVES[0], "comment": "my note", "variations": [[{"usi": "2g2f", "comment": "tried"}]]},
+        *({"usi": usi} for usi in MOVES[1:]),
+    ]}
+    kif = app.post("/api/records/tree?format=kif", json=explored)
+    assert kif.status_code == 200, kif.text
+    game = read_game(kif.content)
+    first = game.root.variations[0]
+    assert "#評価値=" in first.comment  # ShogiHome's form
+    assert "my note" in first.comment  # the explorer's own words kept
+    assert "tried" in game.root.variations[1].comment
+    analysis = analysis_from_game(game)
+    assert len(analysis.positions) >= len(MOVES)  # every analysed position of the main line read back
+    csa = app.post("/api/records/tree?format=csa", json=explored)
+    assert "'** " in csa.content.decode("utf-8", "replace")  # floodgate's form in CSA

@@ -28,7 +28,15 @@ from shogiban.handicaps import Handicap, find_handicap, handicap_of_sfen
 from shogiban.i18n import translate
 from shogiban.pieces import Color
 from shogiban.web.routing import Checked, CheckedRoute
-from shogiban.web.schema import EXPORT_QUERY, MAX_RECORD_BYTES, RECORD_FORMATS, RECORD_TREE, excerpt, shorten
+from shogiban.web.schema import (
+    EXPORT_QUERY,
+    MAX_RECORD_BYTES,
+    RECORD_FORMATS,
+    RECORD_TREE,
+    RequestError,
+    excerpt,
+    shorten,
+)
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -501,19 +509,67 @@ def tree_game(start_sfen: str, moves: list[dict[str, Any]]) -> Game:
     return builder.finish()
 
 
-def export_tree(body: dict[str, Any], fmt: str) -> Download:
-    """An explored record (see :func:`tree_game`) written in *fmt*.
+def annotate_tree(game: Game, result: dict[str, Any], fmt: str) -> None:
+    """Write a stored analysis (*result*, ``shogiban analyse --json``'s form) into *game*'s
+    comments, ShogiHome's form (floodgate's for CSA) as ``shogiban analyse`` writes it: each node
+    of the tree whose position was analysed gets its lines, each move its label, wherever the
+    explorer moved the line (positions are matched by their SFEN, not their place)."""
+    from shogiban.analysis.comments import annotate_game
+    from shogiban.analysis.game import GameAnalysis, iter_boards
+    from shogiban.analysis.positions import PositionAnalysis, position_key
+
+    entries = {entry["sfen"]: entry for entry in result.get("positions", ())
+               if isinstance(entry, dict) and entry.get("sfen") and entry.get("lines")}
+    nodes: list[GameNode] = []
+    stack: list[GameNode] = [game.root]
+    while stack:  # every node, without recursion (a tree may be deep)
+        node = stack.pop()
+        nodes.append(node)
+        stack.extend(node.variations)
+    positions: dict[GameNode, PositionAnalysis] = {}
+    for node, board in iter_boards(game, nodes):
+        entry = entries.get(position_key(board))
+        if entry is not None:
+            positions[node] = PositionAnalysis.from_json({"sfen": entry["sfen"], "lines": entry["lines"]})
+    analysis = GameAnalysis(game, positions, engine=result.get("engine"), limit=result.get("limit"),
+                            confirm_limit=result.get("confirm_limit"))
+    annotate_game(analysis, style="floodgate" if fmt == "csa" else "shogihome")
+
+
+def export_tree(body: dict[str, Any], fmt: str, analysis: dict[str, Any] | None = None) -> Download:
+    """An explored record (see :func:`tree_game`) written in *fmt*, with *analysis* (a stored
+    result) in its comments when given (:func:`annotate_tree`).
 
     :raises TreeError, RecordError: for a record that does not play, or a format it cannot be written in.
     """
-    return export_game(tree_game(body["start_sfen"], body.get("moves", [])), fmt, "shogiban-analysis")
+    game = tree_game(body["start_sfen"], body.get("moves", []))
+    if analysis is not None:
+        annotate_tree(game, analysis, fmt)
+    return export_game(game, fmt, "shogiban-analysis")
+
+
+async def _stored_analysis(request: Request, body: dict[str, Any]) -> dict[str, Any] | None:
+    """The stored analysis the tree asks to be written with: its game's, or its record's."""
+    if not body.get("game") and not body.get("record"):
+        return None
+    store = request.app.state.store
+    if body.get("game"):
+        stored = await store.run(store.store.load_analysis, body["game"])
+    else:
+        record = await store.run(store.store.load_record, body["record"])
+        stored = record.analysis if record is not None else None
+    if stored is None:
+        raise RequestError("unknown_analysis", "no stored analysis for this game or record", 404)
+    result: dict[str, Any] = stored.result
+    return result
 
 
 async def api_record_tree(request: Request, checked: Checked) -> Response:
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import Response
 
-    download = await run_in_threadpool(export_tree, checked.body, checked.query["format"])
+    analysis = await _stored_analysis(request, checked.body)
+    download = await run_in_threadpool(export_tree, checked.body, checked.query["format"], analysis)
     return Response(download.content, media_type=download.media_type,
                     headers={"Content-Disposition": f'attachment; filename="{download.filename}"'})
 

@@ -597,6 +597,10 @@ class RecordTreeRequest(ClosedRequestModel):
 
     start_sfen: Annotated[str, StringConstraints(min_length=1, max_length=200)]
     moves: Annotated[list[TreeMove], Field(max_length=MAX_TREE_MOVES)] = []
+    game: GameId | None = None
+    """Write the stored analysis of this game into the comments (ShogiHome's form; floodgate's in CSA)."""
+    record: Annotated[str, StringConstraints(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")] | None = None
+    """... or of this uploaded record (its key)."""
 
 
 TreeMove.model_rebuild()

@@ -286,7 +286,9 @@ export async function mount(root) {
     try {
       const response = await fetch(`/api/records/tree?format=${encodeURIComponent(format)}`, {
         method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(treeBody(tree.root, startSfen)),
+        // With the analysis, when there is one: written in the comments as ShogiHome (floodgate in CSA) does.
+        body: JSON.stringify({ ...treeBody(tree.root, startSfen),
+          ...(result ? (recordKey ? { record: recordKey } : { game: gameId }) : {}) }),
       });
       if (!response.ok) {
         const body = await response.json().catch(() => ({}));

@@ -358,3 +358,21 @@ def test_the_review_speaks_each_language_at_each_width(
     kind = "phone" if width < 700 else "desktop"
     page.screenshot(path=str(SCREENSHOTS / f"analysis-{language}-{kind}.png"), full_page=True)
     context.close()
+
+
+def test_the_progress_and_the_result_come_over_the_games_websocket(server: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    game_id = finished_game(server)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    page.goto(f"{server}/games/{game_id}/analysis")
+    expect(page.locator("#request-analysis")).to_be_visible()
+    # From now on asking for the analysis fails: whatever arrives came over the websocket.
+    page.route(f"**/api/games/{game_id}/analysis",
+               lambda route: route.abort() if route.request.method == "GET" else route.continue_())
+    page.locator("#request-analysis").click()
+    expect(page.locator("#analysis-graph")).to_be_visible()
+    expect(page.locator("#analysis-moves li[data-ply]")).to_have_count(len(MOVES) + 1)
+    context.close()

@@ -27,8 +27,10 @@ import { api, errorText, fill, h, postJson, sideName, toast } from "../util.js";
 import { Exploration, gamePath, isMainLine, resolve, treeBody, usiOf } from "../explore.js";
 import { createLivePanel } from "../live.js";
 import { createMistakes, exercisesOf } from "../mistakes.js";
+import { GameSocket } from "../net.js";
 
 const POLL_MS = 1000;
+const FALLBACK_POLL_MS = 5000; // while the websocket brings the progress
 const SVG_NS = "http://www.w3.org/2000/svg";
 const GRAPH_W = 600;
 const GRAPH_H = 160;
@@ -76,6 +78,7 @@ export async function mount(root) {
   let status = null; // the last answer about the analysis
   let ply = 0; // the depth of the move shown (the game's ply on the game's moves)
   let pollTimer = null;
+  let socketOpen = false; // the game's websocket is connected: progress comes by itself
   let tree = null; // the explored record (Exploration)
   let startSfen = null;
   let livePanel = null;
@@ -553,7 +556,10 @@ export async function mount(root) {
       return;
     }
     renderStatus();
-    if (answer.status === "queued" || answer.status === "running") pollTimer = setTimeout(poll, POLL_MS);
+    // The game's websocket brings the progress live; asking now and then is the fallback (a
+    // record has no websocket, and another web process may run the analysis).
+    const every = socketOpen ? FALLBACK_POLL_MS : POLL_MS;
+    if (answer.status === "queued" || answer.status === "running") pollTimer = setTimeout(poll, every);
   }
 
   async function poll() {
@@ -707,6 +713,14 @@ export async function mount(root) {
     onChange: () => { if (liveArrow) showBoard(); },
   });
   renderAll();
+  if (gameId && !recordKey) {
+    // As a spectator of the game: its `analysis` messages are the progress and the result.
+    const socket = new GameSocket(gameId, {
+      onMessage: (message) => { if (message.type === "analysis") show(message); },
+      onStatus: (state) => { socketOpen = state === "open"; },
+    });
+    window.addEventListener("pagehide", () => socket.close());
+  }
   if (first) show(first);
   else await poll();
 }

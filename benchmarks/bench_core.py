@@ -54,11 +54,20 @@ class Adapter:
 
     name = ""
 
-    def board(self, sfen: str) -> Any: ...
-    def legal(self, board: Any) -> list[Any]: ...
-    def push(self, board: Any, move: Any) -> None: ...
-    def pop(self, board: Any) -> None: ...
-    def sfen(self, board: Any) -> str: ...
+    def board(self, sfen: str) -> Any:
+        raise NotImplementedError
+
+    def legal(self, board: Any) -> list[Any]:
+        raise NotImplementedError
+
+    def push(self, board: Any, move: Any) -> None:
+        raise NotImplementedError
+
+    def pop(self, board: Any) -> None:
+        raise NotImplementedError
+
+    def sfen(self, board: Any) -> str:
+        raise NotImplementedError
 
 
 class Shogiban(Adapter):
@@ -92,7 +101,7 @@ class Cshogi(Adapter):
     name = "cshogi"
 
     def __init__(self) -> None:
-        import cshogi
+        import cshogi  # type: ignore[import-untyped]
 
         self.mod = cshogi
 
@@ -116,7 +125,7 @@ class PythonShogi(Adapter):
     name = "python-shogi"
 
     def __init__(self) -> None:
-        import shogi
+        import shogi  # type: ignore[import-untyped]
 
         self.mod = shogi
 

@@ -794,7 +794,7 @@ def read_message(data: str | bytes | None) -> ClientMessageModel:
     """Decode and check one websocket message: ``{"type": ...}`` with that type's fields.
 
     >>> read_message('{"type": "move", "usi": "7g7f", "ply": 0, "later": true}')
-    ClientMove(type='move', usi='7g7f', ply=0)
+    ClientMove(type='move', usi='7g7f', text=None, ply=0)
 
     :raises RequestError: ``bad_json`` for what is not a JSON object (or too long or too deep),
         ``unknown_type`` for an undeclared ``type``, ``bad_message`` for a field that does not

@@ -198,17 +198,18 @@ export function createBoard(element, options = {}) {
   main.className = "sb-board-main";
   main.tabIndex = 0;
   main.setAttribute("role", "application");
-  main.setAttribute("aria-roledescription", t("ui.board.role"));
-  main.setAttribute("aria-label", t("ui.board.keys"));
   const live = document.createElement("div");
   live.className = "sb-live visually-hidden";
   live.setAttribute("aria-live", "polite");
   live.setAttribute("role", "status");
   root.append(topHand, main, bottomHand, live);
 
-  const svg = el("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "sb-svg", role: "img" });
+  // The picture is for the eyes; what a screen reader reads is the grid of cells below, one per
+  // square, each named by its square, piece and owner ("7g, Sente pawn"), in the page's language.
+  const svg = el("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "sb-svg", role: "grid" });
   main.appendChild(svg);
-  const defs = el("defs", {}, svg);
+  const boardId = `sb-${Math.random().toString(36).slice(2)}`;
+  const defs = el("defs", { "aria-hidden": "true" }, svg);
   const grad = el("radialGradient", { id: `sb-check-${Math.random().toString(36).slice(2)}` }, defs);
   el("stop", { offset: "0%", "stop-color": "#ff2a1a", "stop-opacity": "0.95" }, grad);
   el("stop", { offset: "60%", "stop-color": "#e0301e", "stop-opacity": "0.45" }, grad);
@@ -219,16 +220,28 @@ export function createBoard(element, options = {}) {
   }, defs);
   el("path", { d: "M0 0 L10 5 L0 10 z", class: "sb-arrowhead" }, marker);
 
-  el("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, class: "sb-frame", rx: 10 }, svg);
-  el("rect", { x: LEFT, y: TOP, width: 9 * CELL_W, height: 9 * CELL_H, class: "sb-wood" }, svg);
-  const squaresLayer = el("g", { class: "sb-squares" }, svg);
-  const gridLayer = el("g", { class: "sb-grid" }, svg);
-  const coordLayer = el("g", { class: "sb-coords" }, svg);
-  const piecesLayer = el("g", { class: "sb-pieces" }, svg);
-  const destsLayer = el("g", { class: "sb-dests" }, svg);
-  const arrowsLayer = el("g", { class: "sb-arrows" }, svg);
-  const cursorLayer = el("g", { class: "sb-cursor-layer" }, svg);
-  const overlayLayer = el("g", { class: "sb-overlay" }, svg);
+  const hidden = { "aria-hidden": "true" };
+  el("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, class: "sb-frame", rx: 10, ...hidden }, svg);
+  el("rect", { x: LEFT, y: TOP, width: 9 * CELL_W, height: 9 * CELL_H, class: "sb-wood", ...hidden }, svg);
+  const squaresLayer = el("g", { class: "sb-squares", ...hidden }, svg);
+  const gridLayer = el("g", { class: "sb-grid", ...hidden }, svg);
+  const coordLayer = el("g", { class: "sb-coords", ...hidden }, svg);
+  const piecesLayer = el("g", { class: "sb-pieces", ...hidden }, svg);
+  const destsLayer = el("g", { class: "sb-dests", ...hidden }, svg);
+  const arrowsLayer = el("g", { class: "sb-arrows", ...hidden }, svg);
+  const cursorLayer = el("g", { class: "sb-cursor-layer", ...hidden }, svg);
+  const overlayLayer = el("g", { class: "sb-overlay", ...hidden }, svg);
+  // The text alternative: nine rows of nine cells as the board is seen (placed by placeCells).
+  const cellsLayer = el("g", { class: "sb-cells" }, svg);
+  const rows = [];
+  const cells = [];
+  for (let row = 0; row < 9; row++) rows.push(el("g", { role: "row" }, cellsLayer));
+  for (let index = 0; index < 81; index++) {
+    cells.push(el("rect", {
+      role: "gridcell", id: `${boardId}-${squareName(index)}`,
+      width: CELL_W, height: CELL_H, class: "sb-cell",
+    }));
+  }
 
   for (let i = 0; i <= 9; i++) {
     el("line", { x1: LEFT + i * CELL_W, y1: TOP, x2: LEFT + i * CELL_W, y2: TOP + 9 * CELL_H }, gridLayer);
@@ -261,6 +274,36 @@ export function createBoard(element, options = {}) {
     let row = Math.floor(y / CELL_H);
     if (opts.flipped) { col = 8 - col; row = 8 - row; }
     return row * 9 + col;
+  }
+
+  /** Put each square's cell in its row, in the order the board is seen (flipped or not). */
+  function placeCells() {
+    for (let index = 0; index < 81; index++) {
+      const [x, y] = cellXY(index);
+      const cell = cells[index];
+      cell.setAttribute("x", x);
+      cell.setAttribute("y", y);
+    }
+    for (let row = 0; row < 9; row++) {
+      const shown = [];
+      for (let col = 0; col < 9; col++) shown.push(opts.flipped ? (8 - row) * 9 + (8 - col) : row * 9 + col);
+      rows[row].replaceChildren(...shown.map((index) => cells[index]));
+    }
+  }
+
+  /** The words of the board's own labels, in the page's language (again after a change). */
+  function labelBoard() {
+    main.setAttribute("aria-roledescription", t("ui.board.role"));
+    main.setAttribute("aria-label", t("ui.board.keys"));
+    svg.setAttribute("aria-label", t("ui.board.role"));
+  }
+
+  function labelCells() {
+    position.board.forEach((piece, index) => {
+      cells[index].setAttribute("aria-label", squareWords(index));
+      if (selected && selected.kind === "square" && selected.index === index) cells[index].setAttribute("aria-selected", "true");
+      else cells[index].removeAttribute("aria-selected");
+    });
   }
 
   function drawCoordinates() {
@@ -404,6 +447,8 @@ export function createBoard(element, options = {}) {
   function drawHand(container, color) {
     container.replaceChildren();
     container.dataset.color = color;
+    container.setAttribute("role", "group");
+    container.setAttribute("aria-label", `${sideLabel(color)} ${t("ui.board.hand")}`);
     const upside = (color === "w") !== opts.flipped;
     const hand = position.hands[color] || {};
     const isTurn = color === view.turn;
@@ -415,14 +460,20 @@ export function createBoard(element, options = {}) {
       button.className = "sb-hand-piece";
       button.dataset.piece = letter;
       button.dataset.color = color;
-      button.setAttribute("aria-label", `${pieceName(letter)} × ${count}`);
       const pick = isTurn && canPickHand(letter);
       if (pick) button.classList.add("sb-movable");
       else button.tabIndex = -1;
       if (selected && selected.kind === "hand" && selected.letter === letter && isTurn) button.classList.add("sb-selected");
-      const small = el("svg", { viewBox: `${-CELL_W / 2} ${-CELL_H / 2} ${CELL_W} ${CELL_H}`, class: "sb-hand-svg" });
+      const small = el("svg", {
+        viewBox: `${-CELL_W / 2} ${-CELL_H / 2} ${CELL_W} ${CELL_H}`, class: "sb-hand-svg", "aria-hidden": "true",
+      });
       drawPiece(letter, color, upside, small);
       button.appendChild(small);
+      // The button's name is its text: the piece's name (for the ear) and the count shown.
+      const name = document.createElement("span");
+      name.className = "visually-hidden";
+      name.textContent = count > 1 ? `${pieceName(letter)} × ` : `${pieceName(letter)} × 1`;
+      button.appendChild(name);
       if (count > 1) {
         const badge = document.createElement("span");
         badge.className = "sb-count";
@@ -459,6 +510,7 @@ export function createBoard(element, options = {}) {
 
   function drawCursor() {
     cursorLayer.replaceChildren();
+    main.setAttribute("aria-activedescendant", cells[cursor].id);
     if (!element.classList.contains("sb-focused")) return;
     const [x, y] = cellXY(cursor);
     el("rect", { x: x + 4, y: y + 4, width: CELL_W - 8, height: CELL_H - 8, rx: 8, class: "sb-cursor" }, cursorLayer);
@@ -475,6 +527,7 @@ export function createBoard(element, options = {}) {
     drawHand(bottomHand, topColor === "b" ? "w" : "b");
     drawPromotion();
     drawCursor();
+    labelCells();
     element.classList.toggle("sb-flipped", !!opts.flipped);
     element.classList.toggle("sb-interactive", !!opts.interactive);
   }
@@ -718,10 +771,14 @@ export function createBoard(element, options = {}) {
     return `${sideLabel(piece.color)} ${pieceName(piece.type)}`;
   }
 
-  function describeSquare(index) {
+  /** A square, its piece and the piece's owner: "7g, Sente pawn", "５五, 空き". */
+  function squareWords(index) {
     const piece = position.board[index];
-    const name = squareLabel(squareName(index));
-    const parts = [name, piece ? pieceWords(piece) : t("ui.board.empty")];
+    return `${squareLabel(squareName(index))}, ${piece ? pieceWords(piece) : t("ui.board.empty")}`;
+  }
+
+  function describeSquare(index) {
+    const parts = [squareWords(index)];
     if (selected && targetsOf(selected).some((target) => target.slice(0, 2) === squareName(index))) {
       parts.push(t("ui.board.can_go"));
     }
@@ -850,6 +907,8 @@ export function createBoard(element, options = {}) {
     }
   });
 
+  labelBoard();
+  placeCells();
   drawCoordinates();
   redraw();
 
@@ -876,6 +935,7 @@ export function createBoard(element, options = {}) {
     /** Turn the board: true shows gote's side at the bottom. */
     setFlipped(flipped) {
       opts.flipped = !!flipped;
+      placeCells();
       drawCoordinates();
       redraw();
     },
@@ -888,6 +948,7 @@ export function createBoard(element, options = {}) {
     /** Change the language of the coordinate labels and of the pieces' characters. */
     setLanguage(language) {
       opts.language = language;
+      labelBoard();
       drawCoordinates();
       redraw();
     },

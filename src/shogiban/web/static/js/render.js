@@ -54,10 +54,13 @@ export function renderClock(state, color, now) {
   const view = clockView(state, color, now);
   if (!view.enabled) return h("span", { class: "clock clock-none" });
   const text = view.inByoyomi ? formatClock(view.byoyomi) : formatClock(view.main);
+  const time = view.inByoyomi ? `${t("ui.clock.byoyomi")} ${text}` : text;
   const node = h("span", {
     class: `clock${view.running ? " running" : ""}${view.low ? " low" : ""}${view.inByoyomi ? " byoyomi" : ""}`,
     dataset: { color },
     role: "timer",
+    // Whose clock it is, for the ear: "Sente's clock: 9:58".
+    "aria-label": t("ui.clock.label", { side: sideName(color, isHandicap(state)), time }),
   });
   if (view.inByoyomi) node.append(h("small", { text: t("ui.clock.byoyomi") }));
   node.append(h("span", { class: "clock-time", text }));

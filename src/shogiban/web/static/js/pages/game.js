@@ -2,12 +2,12 @@
 // Everything about the game comes from the server over the websocket (net.js); this module turns
 // clicks into requests and renders the state (state.js, render.js).
 
-import { createBoard } from "../board.js";
-import { currentLanguage, formatButton, onLanguageChange, t } from "../i18n.js";
+import { createBoard, parseSfen, squareIndex } from "../board.js";
+import { currentLanguage, formatButton, onLanguageChange, pieceName, t } from "../i18n.js";
 import { moveText, onNotationChange } from "../notation.js";
 import { GameSocket } from "../net.js";
 import { gameSummary, renderMoveList, renderPlayerBar, resultReason, resultTitle, statusOf } from "../render.js";
-import { boardProps, initialState, isHandicap, reduce, resultView } from "../state.js";
+import { boardProps, initialState, isHandicap, myColor, reduce, resultView } from "../state.js";
 import { icon } from "../icons.js";
 import { placeSound, setSound, soundOn } from "../sound.js";
 import { api, copyText, errorText, h, postJson, rememberGame, sideName, toast, fill } from "../util.js";
@@ -31,6 +31,9 @@ export async function mount(root) {
   const barBottom = h("div", { class: "player-bar bottom" });
   const boardEl = h("div", { class: "board-host", id: "board" });
   const statusLine = h("p", { class: "status-line", role: "status", "aria-live": "polite" });
+  // The other side's moves read aloud (the computer's, the opponent's; every move for spectators
+  // and in a game on one device): "Gote: ☖３四歩, check".
+  const moveAnnouncer = h("p", { class: "move-announcer visually-hidden", "aria-live": "polite", "aria-atomic": "true" });
   const watchingLine = h("p", { class: "watching-banner", hidden: true });
   const hintLine = h("p", { class: "hint-line", hidden: true });
   const reasonLine = h("p", { class: "reason-line", hidden: true });
@@ -52,7 +55,8 @@ export async function mount(root) {
   fill(root, h("div", { class: "game-layout" },
     h("section", { class: "board-column" }, barTop, boardEl, barBottom),
     h("aside", { class: "side-column" },
-      h("div", { class: "card status-card" }, watchingLine, statusLine, reasonLine, hintLine, connectionLine, summaryLine),
+      h("div", { class: "card status-card" }, watchingLine, statusLine, moveAnnouncer, reasonLine, hintLine, connectionLine,
+        summaryLine),
       joinCard,
       inviteCard,
       actions,
@@ -101,6 +105,7 @@ export async function mount(root) {
     if (message.type === "move") {
       const capture = before.position && countPieces(before.position.sfen) > countPieces(state.position.sfen);
       placeSound(capture);
+      announce(before, message.move);
     }
     if (message.type === "state" || message.type === "move") {
       syncBoard(before);
@@ -114,6 +119,20 @@ export async function mount(root) {
       resultShownFor = state.moves.length;
       showResult();
     }
+  }
+
+  /** Say the move *entry* just played on *before*'s position, unless this player made it. */
+  function announce(before, entry) {
+    if (!before.position || !state.position || entry.ply !== before.position.ply + 1) return;
+    const mover = before.position.turn;
+    if (myColor(state) === mover) return;
+    const parts = [t("ui.announce.move", { side: sideName(mover, isHandicap(state)), move: moveText(entry) })];
+    const to = squareIndex(entry.usi.slice(2, 4));
+    const taken = to >= 0 ? parseSfen(before.position.sfen).board[to] : null;
+    if (taken && entry.usi[1] !== "*") parts.push(t("ui.announce.capture", { piece: pieceName(taken.type) }));
+    if (entry.usi.endsWith("+")) parts.push(t("ui.announce.promotion"));
+    if (state.position.check) parts.push(t("ui.announce.check"));
+    moveAnnouncer.textContent = parts.reduce((said, more) => t("ui.announce.more", { said, more }));
   }
 
   function countPieces(sfen) {
@@ -152,6 +171,7 @@ export async function mount(root) {
     connectionLine.hidden = connection === "open" || connection === "gone" || !state.loaded;
     connectionLine.textContent = t("ui.status.reconnecting");
     movesTitle.textContent = t("ui.game.moves");
+    moveList.setAttribute("aria-label", t("ui.game.moves"));
     moveInput.placeholder = t("ui.game.move_input");
     moveInput.setAttribute("aria-label", t("ui.game.move_input"));
     moveForm.querySelector("button").textContent = t("ui.game.send");

@@ -101,9 +101,19 @@ export async function mount(root) {
     }));
   }
 
+  // A field's title names its control: a <label> for a single control (a select), else the
+  // title of the group (the tiles, the segmented buttons).
   function field(labelKey, control, help = null) {
-    return h("div", { class: "field" }, h("div", { class: "field-label", text: t(labelKey) }), control,
-      help ? h("p", { class: "field-help", text: help }) : null);
+    const labelId = `label-${labelKey.replaceAll(".", "-")}`;
+    const single = ["SELECT", "INPUT", "TEXTAREA"].includes(control.tagName) && control.id;
+    const label = single
+      ? h("label", { class: "field-label", id: labelId, for: control.id, text: t(labelKey) })
+      : h("div", { class: "field-label", id: labelId, text: t(labelKey) });
+    if (!single) {
+      if (!control.hasAttribute("role")) control.setAttribute("role", "group");
+      control.setAttribute("aria-labelledby", labelId);
+    }
+    return h("div", { class: "field" }, label, control, help ? h("p", { class: "field-help", text: help }) : null);
   }
 
   function renderForm() {

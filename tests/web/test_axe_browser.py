@@ -26,7 +26,8 @@ from shogiban.engines.limit import Limit
 from shogiban.lessons.puzzles import puzzles_by_length
 from shogiban.web.game_analysis import AnalysisSettings
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+# Slow: 27 pages in four languages take about a minute; the README's full test command (CI) runs it.
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(240)]
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 LANGUAGES = ["en", "ja", "zh-Hant", "zh-Hans"]

@@ -547,7 +547,17 @@ export async function mount(root) {
     fill(statusCard, ...parts);
   }
 
+  // How far an analysis has got: an answer that says less than the page knows is a late one (the
+  // websocket's "running" can overtake the request's own "queued" answer).
+  const STAGE = { none: 0, cancelled: 0, failed: 0, queued: 1, running: 2, done: 3 };
+
   function show(answer) {
+    if (status && (STAGE[answer.status] ?? 0) > 0 && (STAGE[answer.status] ?? 0) < (STAGE[status.status] ?? 0)
+        && status.status !== "done") {
+      clearTimeout(pollTimer);
+      pollTimer = setTimeout(poll, socketOpen ? FALLBACK_POLL_MS : POLL_MS);
+      return;
+    }
     status = answer;
     clearTimeout(pollTimer);
     if (answer.status === "done" && answer.result) {

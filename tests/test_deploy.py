@@ -170,6 +170,7 @@ def _request(site: dict[str, Any], method: str, path: str, body: dict[str, Any] 
         return error.code, json.loads(error.read())
 
 
+@pytest.mark.slow
 def test_nginx_serves_games_over_tls_and_survives_a_dead_process(site: dict[str, Any]) -> None:
     from websockets.sync.client import connect
 

@@ -7,9 +7,12 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from corpus import ROOT
 
 
+@pytest.mark.slow
 def test_the_suite_collects_without_the_shared_corpus() -> None:
     env = {**os.environ, "SHOGIBAN_SHARED_DATA": "none"}
     result = subprocess.run(

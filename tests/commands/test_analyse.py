@@ -77,6 +77,7 @@ def _folder(tmp_path: Path, shared_data: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_a_folder_in_two_processes_equals_one(tmp_path: Path, shared_data: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     folder = _folder(tmp_path, shared_data)

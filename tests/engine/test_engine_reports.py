@@ -48,6 +48,7 @@ def _limits() -> Iterator[tuple[str, Limit]]:
     yield "byoyomi", Limit(btime=0, wtime=0, byoyomi=0.2)
 
 
+@pytest.mark.slow
 def test_the_last_report_is_the_line_and_score_of_the_move_played() -> None:
     interrupted = 0
     for sfen in POSITIONS:

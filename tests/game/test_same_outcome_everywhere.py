@@ -54,7 +54,9 @@ CASES = [
     ("crash", "exit 1", TimeControl.of(0, byoyomi=1), Termination.ABANDONED, r"sente: .* crashed \(.*\)"),
     ("illegal move", "> bestmove 5a5e", TimeControl.of(0, byoyomi=1), Termination.ILLEGAL_MOVE, r".*5a5e.*"),
     ("resign", "> bestmove resign", TimeControl.of(0, byoyomi=1), Termination.RESIGNATION, r"sente resigned"),
-    ("silence", "hang", TimeControl.of(0, byoyomi=0.2), Termination.TIME_FORFEIT, r"sente ran out of time"),
+    # Slow: each front end waits out the silent engine's deadlines (about 17 s in all).
+    pytest.param("silence", "hang", TimeControl.of(0, byoyomi=0.2), Termination.TIME_FORFEIT, r"sente ran out of time",
+                 marks=pytest.mark.slow, id="silence"),
 ]
 
 
@@ -133,7 +135,8 @@ def in_the_web_room(command: list[str], control: TimeControl) -> Outcome:
     return asyncio.run(main())
 
 
-@pytest.mark.parametrize(("case", "after_go", "control", "termination", "detail"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(("case", "after_go", "control", "termination", "detail"), CASES,
+                         ids=[c.id if hasattr(c, "marks") else c[0] for c in CASES])
 def test_the_same_misbehaviour_ends_the_game_the_same_way_everywhere(
     tmp_path: Path, case: str, after_go: str, control: TimeControl, termination: Termination, detail: str
 ) -> None:

@@ -19,6 +19,7 @@ from shogiban.notation.japanese import make_ki2_move, make_kif_move, parse_ki2_m
 from shogiban.notation.western import STYLES, make_western, parse_western
 
 
+@pytest.mark.slow
 def test_every_notation_round_trips_on_every_move(games: list[list[str]]) -> None:
     """parse(make(move)) == move for KI2, KIF, CSA and the three western styles, on all 38,654
     moves.  The readers raise AmbiguousMoveError when several legal moves fit, so a successful

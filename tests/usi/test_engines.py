@@ -96,6 +96,7 @@ def test_builtin_usi_against_fairy_stockfish() -> None:
     assert fairy.nodes > 0
 
 
+@pytest.mark.slow
 @needs_gps
 def test_gpsusi_against_builtin_usi_then_go_mate() -> None:
     # One gpsusi process for everything: it takes seconds to start.

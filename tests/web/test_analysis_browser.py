@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
-import threading
 import time
 import urllib.request
 import warnings
@@ -17,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.browser_support import chromium, serve_app
 from tests.web.test_game_analysis import GATE, gated_analysis
 
 from shogiban import Board
@@ -28,33 +27,16 @@ from shogiban.web.game_analysis import AnalysisSettings
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
-CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 MOVES = ("7g7f", "3c3d", "8h2b+", "3a2b", "2g2f", "8c8d")
 
 
 def serve(database: Path, settings: AnalysisSettings) -> Iterator[str]:
     """The app in a uvicorn thread with these analysis *settings*, until the generator closes."""
-    uvicorn = pytest.importorskip("uvicorn")
     from shogiban.web.app import create_app
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     app = create_app(database_url=f"sqlite:///{database}", engines=None, heartbeat=3600.0, analysis=settings)
-    instance = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not instance.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the web server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(timeout=20)
+    yield from serve_app(app)
 
 
 @pytest.fixture(scope="module")
@@ -84,13 +66,7 @@ def gated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian chromium is not installed at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        yield instance
-        instance.close()
+    yield from chromium()
 
 
 def finished_game(base: str) -> str:

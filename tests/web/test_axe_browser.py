@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -20,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.test_analysis_browser import ARGS, CHROMIUM, finished_game
+from tests.web.browser_support import chromium, serve_app
+from tests.web.test_analysis_browser import finished_game
 
 from shogiban.engines.limit import Limit
 from shogiban.lessons.puzzles import puzzles_by_length
@@ -56,38 +55,18 @@ def axe() -> Path:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian chromium is not installed at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        yield instance
-        instance.close()
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The server with the built-in engine, analysing at depth 1."""
     database = tmp_path_factory.mktemp("axe") / "games.sqlite3"
-    uvicorn = pytest.importorskip("uvicorn")
     from shogiban.web.app import create_app
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     app = create_app(database_url=f"sqlite:///{database}", workers=1, heartbeat=3600.0,
                      analysis=AnalysisSettings(limit=Limit(depth=1), poll_seconds=0.05))
-    instance = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not instance.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the web server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(timeout=20)
+    yield from serve_app(app)
 
 
 def api(base: str, path: str, body: dict[str, Any] | None = None) -> Any:

@@ -758,6 +758,7 @@ def test_the_sfen_and_usi_downloads_say_which_is_which(browser: Any, server: Ser
     page.context.close()
 
 
+@pytest.mark.slow
 def test_restart_the_server_mid_game_and_carry_on(browser: Any, tmp_path: Path) -> None:
     restartable = Server(tmp_path / "games.sqlite3")
     restartable.start()
@@ -793,6 +794,7 @@ def test_restart_the_server_mid_game_and_carry_on(browser: Any, tmp_path: Path) 
         restartable.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_screenshots(browser: Any, server: Server, language: str) -> None:
     """The main screens in every language, for people to look at (test-artifacts/screenshots)."""

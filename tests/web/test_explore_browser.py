@@ -6,8 +6,6 @@ the board make variations that are commented, deleted, undone, promoted, and kep
 from __future__ import annotations
 
 import re
-import socket
-import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -15,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.test_analysis_browser import ARGS, CHROMIUM, finished_game
+from tests.web.browser_support import chromium, serve_app
+from tests.web.test_analysis_browser import finished_game
 from tests.web.test_browser import play_by_clicking
 
 from shogiban.i18n import translate
@@ -29,37 +28,17 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app in a uvicorn thread, one live search at a time, three seconds each."""
-    uvicorn = pytest.importorskip("uvicorn")
     from shogiban.web.app import create_app
 
     database = tmp_path_factory.mktemp("explore") / "games.sqlite3"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     app = create_app(database_url=f"sqlite:///{database}", engines=None, heartbeat=3600.0,
                      live=LiveSettings(searches=1, seconds=3))
-    instance = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not instance.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the web server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(timeout=20)
+    yield from serve_app(app)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian chromium is not installed at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        yield instance
-        instance.close()
+    yield from chromium()
 
 
 def open_page(browser: Any, url: str) -> tuple[Any, Any, list[str]]:

@@ -115,6 +115,7 @@ def test_strangers_on_the_watch_link_never_lock_the_players_out(server: LiveServ
             assert moved["move"]["usi"] == "7g7f"  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_clients_that_never_read_cannot_grow_the_servers_memory(server: LiveServer) -> None:
     game = new_game(server, mode="local")
     url = f"{server.ws_base}/ws/games/{game['id']}"
@@ -147,6 +148,7 @@ def test_clients_that_never_read_cannot_grow_the_servers_memory(server: LiveServ
     assert grown < 20 * 4 * 1024 + 50_000, f"the server grew by {grown} KB"
 
 
+@pytest.mark.slow
 def test_concurrent_solves_cannot_starve_the_light_requests(server: LiveServer) -> None:
     heavy = json.dumps({"sfen": "4k4/9/9/9/9/9/9/9/9 b RB 1", "defender_hand": True})  # runs to its 5 s limit
     answers: list[tuple[int, float]] = []

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.browser_support import chromium
 
 from shogiban.board import Board
 from shogiban.lessons.content import _choices, exercise_board, load_lessons
@@ -24,8 +25,6 @@ from shogiban.squares import parse_square, square_file, square_rank
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH, HEIGHT, LEFT, TOP, CELL_W, CELL_H = 964, 1032, 16, 44, 100, 108
 
@@ -59,13 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian chromium is not installed at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        yield instance
-        instance.close()
+    yield from chromium()
 
 
 class Learner:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import socket
-import threading
 import time
 import urllib.request
 import warnings
@@ -17,7 +15,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.web.test_analysis_browser import ARGS, CHROMIUM, SCREENSHOTS
+from tests.web.browser_support import chromium, serve_app
+from tests.web.test_analysis_browser import SCREENSHOTS
 from tests.web.test_browser import play_by_clicking
 
 from shogiban.engines.limit import Limit
@@ -35,38 +34,18 @@ MOVES = ("7g7f", "3c3d", "8h3c+", "2b3c", "2g2f", "3c8h+", "7i8h")
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app in a uvicorn thread: analyses at depth 1, one live search (the judge's) at a time."""
-    uvicorn = pytest.importorskip("uvicorn")
     from shogiban.web.app import create_app
 
     database = tmp_path_factory.mktemp("mistakes") / "games.sqlite3"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     app = create_app(database_url=f"sqlite:///{database}", engines=None, heartbeat=3600.0,
                      analysis=AnalysisSettings(limit=Limit(depth=1), poll_seconds=0.05),
                      live=LiveSettings(searches=1))
-    instance = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not instance.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the web server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(timeout=20)
+    yield from serve_app(app)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian chromium is not installed at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        yield instance
-        instance.close()
+    yield from chromium()
 
 
 def call(url: str, method: str = "GET", body: Any = None) -> Any:

@@ -85,6 +85,7 @@ def test_upload_paths_never_reach_the_file_system(make_client: Callable[..., Tes
                 assert answer.json()["message"] == missing.json()["message"].replace(twin, name), where
 
 
+@pytest.mark.slow
 def test_a_slow_parse_does_not_block_the_event_loop_and_is_killed(
     make_client: Callable[..., TestClient], tmp_path: Path
 ) -> None:
@@ -152,6 +153,7 @@ def test_a_crashing_worker_is_replaced(make_client: Callable[..., TestClient]) -
     assert pool.worker_pids() == []
 
 
+@pytest.mark.slow
 def test_busy_when_every_worker_is_taken(tmp_path: Path) -> None:
     import asyncio
 

@@ -193,6 +193,7 @@ def test_a_crashing_engine_process_is_answered_and_the_worker_lives_on(redis_ser
     test_a_worker_answers_with_a_legal_move(redis_server, worker)
 
 
+@pytest.mark.slow
 def test_a_hanging_engine_loses_on_its_deadline_and_the_worker_lives_on(redis_server: RedisServer,
                                                                          worker: Worker) -> None:
     from shogiban.errors import EngineTimeoutError
@@ -222,6 +223,7 @@ def test_a_hanging_engine_loses_on_its_deadline_and_the_worker_lives_on(redis_se
     test_a_worker_answers_with_a_legal_move(redis_server, worker)  # the hung horse was stopped
 
 
+@pytest.mark.slow
 def test_a_job_whose_workers_die_twice_fails_cleanly(redis_server: RedisServer, tmp_path: Path) -> None:
     from shogiban.errors import EngineTerminatedError
     from shogiban.web.job_queue import QueuedEngines

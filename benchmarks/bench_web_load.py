@@ -168,20 +168,21 @@ async def finished_game(client: httpx.AsyncClient, url: str, number: int, plies:
     async with websockets.connect(f"{url.replace('http', 'ws')}/ws/games/{answer['id']}", max_size=2**22,
                                   additional_headers=cookie) as ws:
         await ws.send(json.dumps({"type": "hello", "token": answer["token"]}))
-        position: dict[str, Any] | None = None
+        resigned = False
         while True:
-            message = json.loads(await ws.recv())
+            message = json.loads(await asyncio.wait_for(ws.recv(), timeout=60))
+            if message.get("outcome"):
+                return str(answer["id"])  # resigned, or ended by a move (mate, repetition)
             if message["type"] == "move" or (message["type"] == "state" and message["you"] is not None):
                 position = message["position"]
             else:
-                continue
-            assert position is not None
+                continue  # presence notes, errors of a move sent as the game ended
             usi = pick_move(position, rng) if position["ply"] < plies else None
             if usi is None:
-                await ws.send(json.dumps({"type": "resign"}))
-                while json.loads(await ws.recv()).get("outcome") is None:
-                    pass
-                return str(answer["id"])
+                if not resigned:
+                    await ws.send(json.dumps({"type": "resign"}))
+                    resigned = True
+                continue
             await ws.send(json.dumps({"type": "move", "usi": usi, "ply": position["ply"]}))
 
 
@@ -228,7 +229,7 @@ def main() -> int:
                         help="whole-game analyses asked for while the games are played (default 0)")
     parser.add_argument("--analysis-plies", type=int, default=80, help="moves of each analysed game (default 80)")
     args = parser.parse_args()
-    print("command:", shlex.join([sys.executable, *sys.argv]))
+    print("command:", shlex.join([sys.executable, *sys.argv]), flush=True)
     server = None
     url = args.url
     with tempfile.TemporaryDirectory() as folder:

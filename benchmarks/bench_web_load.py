@@ -169,20 +169,23 @@ async def finished_game(client: httpx.AsyncClient, url: str, number: int, plies:
                                   additional_headers=cookie) as ws:
         await ws.send(json.dumps({"type": "hello", "token": answer["token"]}))
         resigned = False
+        position: dict[str, Any] | None = None
         while True:
             message = json.loads(await asyncio.wait_for(ws.recv(), timeout=60))
             if message.get("outcome"):
                 return str(answer["id"])  # resigned, or ended by a move (mate, repetition)
             if message["type"] == "move" or (message["type"] == "state" and message["you"] is not None):
                 position = message["position"]
-            else:
-                continue  # presence notes, errors of a move sent as the game ended
+            elif message["type"] != "error" or position is None:
+                continue  # presence notes
+            # (after an error, such as a pawn drop that would mate: another move in the same position)
             usi = pick_move(position, rng) if position["ply"] < plies else None
             if usi is None:
                 if not resigned:
                     await ws.send(json.dumps({"type": "resign"}))
                     resigned = True
                 continue
+            await asyncio.sleep(0.06)  # under the server's message rate (20 a second)
             await ws.send(json.dumps({"type": "move", "usi": usi, "ply": position["ply"]}))
 
 

@@ -56,12 +56,12 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from shogiban.errors import ShogibanError
 from shogiban.handicaps import HANDICAPS
 from shogiban.web.bus import RedisBus
-from shogiban.web.connections import Admission, Connection
+from shogiban.web.connections import Admission, Connection, read_messages, run_connection
 from shogiban.web.editor import routes as editor_routes
 from shogiban.web.editor import solver_pool
 from shogiban.web.game_analysis import RECORD_PREFIX, AnalysisService, AnalysisSettings, prepare_record
@@ -631,21 +631,12 @@ def create_app(
             await websocket.close(code=1013)  # try again later
             return
         connection = Connection(websocket, role, max_bytes=limits.queued_bytes, send_seconds=limits.send_seconds)
-        writer = asyncio.create_task(connection.writer())
-        reader = asyncio.create_task(_serve_socket(
-            room, connection, TokenBucket(limits.message_burst, limits.messages_per_second),
-            limits.refusals_before_close))
         room.subscribe(connection)
         try:
-            await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
-            if not writer.done() and connection.closing:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(asyncio.shield(writer), timeout=5)  # let the close frame go out
+            await run_connection(connection, read_messages(
+                connection, TokenBucket(limits.message_burst, limits.messages_per_second),
+                limits.refusals_before_close, lambda data: _answer(room, connection, data)))
         finally:
-            # A client dropped by its writer may never send again: its reader is not waited for.
-            for task in (reader, writer):
-                task.cancel()
-            connection.closed = True
             room.unsubscribe(connection)
             admission.leave(address, game_id, role)
             rooms().forget_if_idle(room)
@@ -690,34 +681,17 @@ def create_app(
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers=exception_handlers())
 
 
-async def _serve_socket(room: GameRoom, connection: Connection, bucket: TokenBucket, patience: int) -> None:
-    """Read *connection*'s messages until it closes: each is checked, rate-limited and answered
-    (an ``error`` for anything refused); the connection stays open unless it floods."""
-    refused = 0
+async def _answer(room: GameRoom, connection: Connection, data: str | bytes | None) -> None:
+    """Check one message of a game's websocket and carry it out; anything refused is answered
+    with an ``error`` (the connection stays open)."""
     try:
-        while not connection.closed:
-            received = await connection.websocket.receive()
-            if received["type"] == "websocket.disconnect":
-                break
-            if not bucket.take(time.monotonic()):
-                refused += 1
-                connection.send(error_message("too_fast", "too many messages: slow down"))
-                if refused >= patience:
-                    connection.close_after_queue()
-                continue
-            refused = 0
-            try:
-                message = parse_client_message(received.get("text") or received.get("bytes"))
-                # Shielded: a client dropped meanwhile must not cut a move off between its store and its swap.
-                await asyncio.shield(_dispatch(room, connection, message))
-            except (RoomError, ShogibanError, SQLAlchemyError) as error:
-                connection.send(_error_of(error))
-            except Exception as error:  # a bug must not cost the player the connection; classify() logs it
-                connection.send(_error_of(error))
-    except WebSocketDisconnect:
-        pass
-    finally:
-        connection.closed = True
+        message = parse_client_message(data)
+        # Shielded: a client dropped meanwhile must not cut a move off between its store and its swap.
+        await asyncio.shield(_dispatch(room, connection, message))
+    except (RoomError, ShogibanError, SQLAlchemyError) as error:
+        connection.send(_error_of(error))
+    except Exception as error:  # a bug must not cost the player the connection; classify() logs it
+        connection.send(_error_of(error))
 
 
 async def _heartbeat(store: AsyncStore, every: float, now: Callable[[], float]) -> None:

@@ -24,14 +24,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from shogiban.web.messages import ServerMessage, encode_message
-from shogiban.web.rates import ServerLimits
+from shogiban.web.messages import ServerMessage, encode_message, error_message
+from shogiban.web.rates import ServerLimits, TokenBucket
 from shogiban.web.rooms import Role
 from shogiban.web.schema import encode_json
 
@@ -180,3 +181,47 @@ class Connection:
 
 
 __all__ = ["Admission", "Connection", "encoded"]
+
+
+async def read_messages(
+    connection: Connection, bucket: TokenBucket, patience: int, handle: Callable[[str | bytes | None], Awaitable[None]],
+    *, too_fast: str = "too many messages: slow down",
+) -> None:
+    """Read *connection*'s messages until it closes, each taken from *bucket* (past its rate the
+    message is refused with ``too_fast``, and the connection closed after *patience* refusals in
+    a row) and handed to *handle*, which answers it (its own refusals included)."""
+    refused = 0
+    try:
+        while not connection.closed:
+            received = await connection.websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            if not bucket.take(time.monotonic()):
+                refused += 1
+                connection.send(error_message("too_fast", too_fast))
+                if refused >= patience:
+                    connection.close_after_queue()
+                continue
+            refused = 0
+            await handle(received.get("text") or received.get("bytes"))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        connection.closed = True
+
+
+async def run_connection(connection: Connection, reader: Coroutine[Any, Any, None]) -> None:
+    """Run *connection*'s writer and its *reader* until either ends (a client dropped by its
+    writer may never send again: its reader is not waited for); a closing connection's last
+    messages and close frame get a few seconds to go out."""
+    writer = asyncio.create_task(connection.writer())
+    reading = asyncio.create_task(reader)
+    try:
+        await asyncio.wait({reading, writer}, return_when=asyncio.FIRST_COMPLETED)
+        if not writer.done() and connection.closing:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(writer), timeout=5)  # let the close frame go out
+    finally:
+        for task in (reading, writer):
+            task.cancel()
+        connection.closed = True

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from starlette.routing import BaseRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from shogiban.board import Board
 from shogiban.engines.limit import Limit
@@ -42,7 +42,7 @@ from shogiban.engines.results import InfoDict
 from shogiban.errors import EngineError, ShogibanError
 from shogiban.move import Move
 from shogiban.notation.forms import move_forms
-from shogiban.web.connections import Connection
+from shogiban.web.connections import Connection, read_messages, run_connection
 from shogiban.web.messages import LiveLine, LiveMessage, encode_message, error_message
 from shogiban.web.rates import ConcurrencyLimit, ServerLimits, TokenBucket
 from shogiban.web.rooms import Role
@@ -350,48 +350,26 @@ def live_routes(
         connection = Connection(websocket, Role.SPECTATOR, max_bytes=limits.queued_bytes,
                                 send_seconds=limits.send_seconds)
         viewer = LiveViewer(engines, connection.send, settings, cpu())
-        writer = asyncio.create_task(connection.writer())
-        reader = asyncio.create_task(_read(connection, viewer, settings))
         try:
-            await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
-            if not writer.done() and connection.closing:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(asyncio.shield(writer), timeout=5)
+            await run_connection(connection, read_messages(
+                connection, TokenBucket(settings.request_burst, settings.requests_per_second),
+                settings.refusals_before_close, lambda data: _answer(connection, viewer, data),
+                too_fast="too many requests: slow down"))
         finally:
             viewer.close()
-            for task in (reader, writer):
-                task.cancel()
-            connection.closed = True
             per_address.leave(address)
 
     return [CheckedWebSocketRoute("/ws/analysis", live_socket)]
 
 
-async def _read(connection: Connection, viewer: LiveViewer, settings: LiveSettings) -> None:
-    bucket = TokenBucket(settings.request_burst, settings.requests_per_second)
-    refused = 0
+async def _answer(connection: Connection, viewer: LiveViewer, data: str | bytes | None) -> None:
+    """Check one request of the live socket and carry it out (a refused one is answered)."""
     try:
-        while not connection.closed:
-            received = await connection.websocket.receive()
-            if received["type"] == "websocket.disconnect":
-                break
-            if not bucket.take(time.monotonic()):
-                refused += 1
-                connection.send(error_message("too_fast", "too many requests: slow down"))
-                if refused >= settings.refusals_before_close:
-                    connection.close_after_queue()
-                continue
-            refused = 0
-            try:
-                message = read_live_message(received.get("text") or received.get("bytes"))
-            except RequestError as error:
-                connection.send(error_message(error.code, str(error)))
-                continue
-            if isinstance(message, LiveStop):
-                viewer.stop()
-            else:
-                viewer.start(message)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        connection.closed = True
+        message = read_live_message(data)
+    except RequestError as error:
+        connection.send(error_message(error.code, str(error)))
+        return
+    if isinstance(message, LiveStop):
+        viewer.stop()
+    else:
+        viewer.start(message)

@@ -10,16 +10,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.web.browser_support import chromium
 from tests.web.keyboard_play import play_by_keyboard
 from tests.web.test_browser import (
-    ARGS,
-    CHROMIUM,
     NEAR_MATE,
     Server,
     api_state,
     create_game,
     new_page,
-    playwright_api,
     strong_move,
     wait_for_ply,
 )
@@ -39,10 +37,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
+    yield from chromium()
 
 
 def board_of(state: dict[str, Any]) -> Board:

@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.browser_support import chromium
 from tests.web.keyboard_play import play_by_keyboard
 from tests.web.test_browser import (
-    ARGS,
-    CHROMIUM,
     Server,
     api_state,
     create_game,
@@ -44,10 +43,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
+    yield from chromium()
 
 
 def test_the_computer_move_squares_clocks_and_a_change_of_language(browser: Any, server: Server) -> None:

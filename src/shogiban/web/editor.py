@@ -38,10 +38,11 @@ from shogiban.notation.forms import move_forms
 from shogiban.pieces import Color
 from shogiban.web.pages import render_shell
 from shogiban.web.parsing import ParsePool, ParseReply, error_reply
+from shogiban.web.positions import replayed
 from shogiban.web.rates import ConcurrencyLimit, ServerLimits
 from shogiban.web.rooms import legal_destinations
 from shogiban.web.routing import Checked, CheckedRoute, client_address
-from shogiban.web.schema import POSITION, POSITION_MOVES, RequestError, encode_json, excerpt
+from shogiban.web.schema import POSITION, POSITION_MOVES, RequestError, encode_json
 
 #: What the solver may spend on an editor's position.
 SOLVE_SECONDS = 5.0
@@ -98,16 +99,7 @@ def position_moves(sfen: str, moves: list[str]) -> dict[str, Any]:
     :raises RequestError: ``invalid_position`` (400) for an SFEN that does not read or a move
         that is not legal.
     """
-    try:
-        board = Board(sfen)
-    except (ShogibanError, ValueError) as error:
-        raise RequestError("invalid_position", f"invalid sfen: {excerpt(str(error), 120)}", 400) from None
-    for number, usi in enumerate(moves, 1):
-        try:
-            board.push(board.parse_usi(usi))
-        except (ShogibanError, ValueError) as error:
-            raise RequestError("invalid_position", f"move {number} {excerpt(usi)}: {excerpt(str(error), 120)}",
-                               400) from None
+    board = replayed(sfen, moves, sfen_code="invalid_position", move_code="invalid_position")
     dests, drops = legal_destinations(board)
     forms = {move.usi(): move_forms(board, move) for move in board.legal_moves}
     return {

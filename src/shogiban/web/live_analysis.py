@@ -44,10 +44,11 @@ from shogiban.move import Move
 from shogiban.notation.forms import move_forms
 from shogiban.web.connections import Connection, read_messages, run_connection
 from shogiban.web.messages import LiveLine, LiveMessage, encode_message, error_message
+from shogiban.web.positions import replayed
 from shogiban.web.rates import ConcurrencyLimit, ServerLimits, TokenBucket
 from shogiban.web.rooms import Role
 from shogiban.web.routing import CheckedWebSocketRoute, client_address
-from shogiban.web.schema import LiveAnalyse, LiveStop, RequestError, excerpt, read_live_message
+from shogiban.web.schema import LiveAnalyse, LiveStop, RequestError, read_live_message
 
 log = logging.getLogger(__name__)
 
@@ -98,17 +99,7 @@ def live_position(sfen: str | None, moves: Sequence[str]) -> Board:
     :raises RequestError: ``invalid_sfen`` or ``invalid_move`` for an SFEN or a move that does not
         read or is illegal (as a record sent to be analysed).
     """
-    try:
-        board = Board(sfen) if sfen else Board()
-    except (ShogibanError, ValueError) as error:
-        raise RequestError("invalid_sfen", f"invalid sfen {excerpt(sfen)}: {excerpt(str(error), 120)}") from None
-    for number, usi in enumerate(moves, 1):
-        try:
-            board.push(board.parse_usi(usi))
-        except (ShogibanError, ValueError) as error:
-            reason = excerpt(str(error), 120)
-            raise RequestError("invalid_move", f"move {number} {excerpt(usi)}: {reason}") from None
-    return board
+    return replayed(sfen, moves)
 
 
 def live_lines(board: Board, infos: Sequence[InfoDict]) -> list[LiveLine]:

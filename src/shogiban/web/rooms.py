@@ -213,9 +213,7 @@ def _usi_of_text(board: Board, text: str) -> str:
             raise error.__cause__ from None
         raise
     except AmbiguousEntryError as error:
-        from shogiban.notation.forms import move_forms
-
-        candidates = ", ".join(f"{move_forms(board, move)['japanese']} ({move.usi()})" for move in error.candidates)
+        candidates = ", ".join(f"{_forms(board, move, None)['japanese']} ({move.usi()})" for move in error.candidates)
         raise RoomError("ambiguous_move", f"several moves fit {text!r}: {candidates}",
                         params={"candidates": candidates}) from None
 

@@ -1,6 +1,8 @@
-"""Built-in engine benchmark: nodes per second and time to depth, as medians.
+"""Built-in engine benchmark: nodes per second and time to depth, as medians; with
+``--beside-fsf``, nodes/s and depth reached in a fixed time beside Fairy-Stockfish's.
 
     python benchmarks/bench_engine.py [--positions 12] [--nodes 20000] [--depth 4] [--repeat 3] [--multipv 1]
+    python benchmarks/bench_engine.py --beside-fsf [--seconds 2] [--real 10]
 
 The positions (``POSITIONS``) come from the engine's own seeded self-play at level 4, plies 17
 to 89 of four games, so they look like real games; they are fixed so that versions compare.  For each position the
@@ -8,6 +10,13 @@ engine (level 8, a fresh table each time) searches ``--nodes`` nodes; nodes/s is
 time.  Time to ``--depth`` is measured the same way.  Each figure is the median over positions of
 the median of ``--repeat`` runs.  ``--multipv N`` searches N lines (the analysis board's cost;
 1, the default, is normal play).  The machine is shared: quote medians, compare runs made together.
+
+``--beside-fsf`` searches each position for ``--seconds`` with the built-in engine (level 8, in
+this process) and then with Fairy-Stockfish (Debian's ``fairy-stockfish`` over USI, one thread,
+16 MB hash, ``go movetime``), one after the other so that they never share the cores, and prints
+each one's nodes, nodes/s and depth (Fairy-Stockfish's from its last ``info``) and the medians'
+ratio.  ``--real N`` takes the positions from N real games instead (ply 60 of each of the first
+N lishogi games in ``../shared/data/usi_games``, played out from the start position).
 """
 
 from __future__ import annotations
@@ -15,10 +24,16 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 
-from shogiban import Board
+from shogiban import Board, Move
 from shogiban.engine import BuiltinSearch
-from shogiban.engines import Limit
+from shogiban.engines import Limit, SimpleEngine
+
+FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
+REAL_GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "usi_games" / "lishogi_prod_500.usi"
+#: The ply of each real game taken as a middle-game position.
+REAL_PLY = 60
 
 #: Positions from the engine's own level-4 self-play (plies 17 to 89 of four seeded games),
 #: fixed here so that runs of different versions search the same positions.
@@ -52,6 +67,57 @@ def measure(sfen: str, limit: Limit, repeat: int, multipv: int = 1) -> tuple[flo
     return statistics.median(times), int(statistics.median(nodes)), int(statistics.median(depths))
 
 
+def real_positions(count: int) -> list[str]:
+    """The position at :data:`REAL_PLY` of each of the first *count* real games long enough."""
+    found: list[str] = []
+    for line in REAL_GAMES.read_text(encoding="utf-8").splitlines():
+        moves = line.split()
+        if line.startswith("#") or len(moves) <= REAL_PLY + 10:
+            continue
+        board = Board()
+        for text in moves[:REAL_PLY]:
+            board.push(Move.from_usi(text))
+        found.append(board.sfen())
+        if len(found) == count:
+            break
+    return found
+
+
+def beside_fsf(positions: list[str], seconds: float, command: str) -> None:
+    """Each position searched for *seconds* by each engine in turn; the medians and their ratio."""
+    ours_nps: list[float] = []
+    theirs_nps: list[float] = []
+    ours_depth: list[int] = []
+    theirs_depth: list[int] = []
+    fsf = SimpleEngine.popen_usi(command)
+    try:
+        fsf.configure({"Threads": 1, "Hash": 16})
+        print(f"{'#':>3} {'ours nodes':>10} {'nodes/s':>8} {'depth':>5} | "
+              f"{'fsf nodes':>10} {'nodes/s':>8} {'depth':>5}")
+        for i, sfen in enumerate(positions):
+            engine = BuiltinSearch(8, seed=0)
+            start = time.perf_counter()
+            result = engine.search(Board(sfen), Limit(time=seconds))
+            elapsed = time.perf_counter() - start
+            ours = (result.info["nodes"], result.info["nodes"] / elapsed, result.info["depth"])
+            info = fsf.analyse(Board(sfen), Limit(time=seconds))
+            theirs = (info["nodes"], info.get("nps", info["nodes"] / seconds), info["depth"])
+            ours_nps.append(ours[1])
+            theirs_nps.append(theirs[1])
+            ours_depth.append(ours[2])
+            theirs_depth.append(theirs[2])
+            print(f"{i:>3} {ours[0]:>10} {ours[1]:>8.0f} {ours[2]:>5} | "
+                  f"{theirs[0]:>10} {theirs[1]:>8.0f} {theirs[2]:>5}")
+    finally:
+        fsf.quit()
+    ours_median = statistics.median(ours_nps)
+    theirs_median = statistics.median(theirs_nps)
+    print(f"median nodes/s: built-in {ours_median:.0f}, Fairy-Stockfish {theirs_median:.0f} "
+          f"({ours_median / theirs_median:.2f}x)")
+    print(f"median depth in {seconds:g} s: built-in {statistics.median(ours_depth):g}, "
+          f"Fairy-Stockfish {statistics.median(theirs_depth):g}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=len(POSITIONS))
@@ -59,9 +125,16 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--multipv", type=int, default=1)
+    parser.add_argument("--beside-fsf", action="store_true", help="compare with Fairy-Stockfish in a fixed time")
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per position with --beside-fsf")
+    parser.add_argument("--real", type=int, default=0, help="take N positions from real games instead")
+    parser.add_argument("--engine", default=FAIRY_STOCKFISH, help="Fairy-Stockfish's command")
     args = parser.parse_args()
 
-    positions = POSITIONS[: args.positions]
+    positions = real_positions(args.real) if args.real else POSITIONS[: args.positions]
+    if args.beside_fsf:
+        beside_fsf(positions, args.seconds, args.engine)
+        return
     nps_list: list[float] = []
     depth_times: list[float] = []
     print(f"{'#':>3} {'nodes':>7} {'nodes/s':>8} {'depth':>5} {'t(depth)':>9}  sfen")

@@ -15,6 +15,8 @@
  *   pushpop.h, pushpop.c   push and pop (the types' methods), methods_for, set_zobrist,
  *                          set_moves;
  *   sfen.h, sfen.c         SFEN: set_sfen, parse_sfen, make_sfen;
+ *   qsearch.h, qsearch.c   the engine's evaluation and quiescence search: set_eval, eval_parts,
+ *                          attacks_near, qsearch;
  *   common.h               the Python headers, INTERNAL and MEMBER_OBJECT.
  *
  * C99 on the public CPython C API (with PyLong_*NativeBytes from 3.13); GCC/Clang bit-scan
@@ -23,6 +25,7 @@
 
 #include "movegen.h"
 #include "pushpop.h"
+#include "qsearch.h"
 #include "sfen.h"
 
 /* The digest of the C sources this module was compiled from (hatch_build.py passes it in);
@@ -41,6 +44,10 @@ static PyMethodDef methods[] = {
     {"set_sfen", (PyCFunction)(void (*)(void))py_set_sfen, METH_FASTCALL, set_sfen_doc},
     {"parse_sfen", py_parse_sfen, METH_O, parse_sfen_doc},
     {"make_sfen", (PyCFunction)(void (*)(void))py_make_sfen, METH_FASTCALL, make_sfen_doc},
+    {"set_eval", (PyCFunction)(void (*)(void))set_eval, METH_FASTCALL, set_eval_doc},
+    {"eval_parts", eval_parts, METH_O, eval_parts_doc},
+    {"attacks_near", (PyCFunction)(void (*)(void))py_attacks_near, METH_FASTCALL, attacks_near_doc},
+    {"qsearch", (PyCFunction)(void (*)(void))py_qsearch, METH_FASTCALL, qsearch_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -103,6 +110,7 @@ static void module_free(void *module)
     if (st == NULL)
         return;
     module_clear((PyObject *)module);
+    free_eval(st);
     Py_CLEAR(st->str_code);
     Py_CLEAR(st->key_limit);
     for (i = 0; i < sizeof st->bit_obj / sizeof st->bit_obj[0]; i++)
@@ -132,8 +140,8 @@ static PyModuleDef_Slot module_slots[] = {
 struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
     "shogiban._speedups",
-    "Compiled legal move generation, push/pop and SFEN for shogiban's rules core (optional; the "
-    "same results as the pure-Python code).",
+    "Compiled legal move generation, push/pop and SFEN for shogiban's rules core, and the engine's "
+    "evaluation and quiescence search (optional; the same results as the pure-Python code).",
     sizeof(ModuleState),
     methods,
     module_slots,

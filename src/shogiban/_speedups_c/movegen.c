@@ -22,9 +22,6 @@
 #include "movegen.h"
 
 #define PROMOTION_FLAG (1 << 14)
-/* More moves than one side can have: with k pieces, at most 2 k (81 - k) <= 3280 board moves
- * (each to a square it does not occupy, promoting or not), plus 7 x 81 drops. */
-#define MAX_MOVES 4096
 
 /* -- the position ---------------------------------------------------------------------------- */
 
@@ -68,8 +65,7 @@ static BB attackers_by_steps(const Pos *p, int sq, int color)
 
 /* Checkers of `color`'s king on `ksq`, its pinned pieces and each pinned piece's line
  * (Position._checkers_and_pins); lines[sq] is set only for pinned squares. */
-static void checkers_and_pins(const Pos *p, int ksq, int color, BB occupied, BB *checkers, BB *pinned,
-                              BB lines[81])
+void checkers_and_pins(const Pos *p, int ksq, int color, BB occupied, BB *checkers, BB *pinned, BB lines[81])
 {
     const BB *bb = p->bb;
     int o = (color ^ 1) << 4;
@@ -319,6 +315,14 @@ static void generate(const Pos *p, Out *out)
     }
 }
 
+/* The legal codes of `p` into `codes` (MAX_MOVES of room), in the order of legal_codes; their number. */
+Py_ssize_t generate_codes(const Pos *p, uint16_t *codes)
+{
+    Out out = {codes, 0, MODE_LIST};
+    generate(p, &out);
+    return out.n;
+}
+
 /* -- reading a Position ---------------------------------------------------------------------- */
 
 static long small_int(PyObject *obj, long low, long high, const char *what)
@@ -420,7 +424,7 @@ static int load_fields(PyObject *position, PyObject *board, PyObject *hands, PyO
 
 /* Fill `p` from a Position: a PositionState's own fields, or for any other object (a Position of
  * the pure-Python core, which the tests compare with) its attributes by name. */
-static int load(ModuleState *st, PyObject *position, Pos *p)
+int load_position(ModuleState *st, PyObject *position, Pos *p)
 {
     static const char *const names[4] = {"_board", "_hands", "_kings", "_turn"};
     PyObject *values[4] = {NULL, NULL, NULL, NULL};
@@ -454,7 +458,7 @@ PyObject *legal_codes(PyObject *module, PyObject *position)
     PyObject *list;
     Py_ssize_t i;
     ModuleState *st = module_state(module);
-    if (load(st, position, &p) < 0)
+    if (load_position(st, position, &p) < 0)
         return NULL;
     generate(&p, &out);
     if (out.n > MAX_MOVES) { /* impossible (see MAX_MOVES); refuse rather than return a short list */
@@ -489,7 +493,7 @@ PyObject *count_legal(PyObject *module, PyObject *position)
 {
     Pos p;
     Out out = {NULL, 0, MODE_COUNT};
-    if (load(module_state(module), position, &p) < 0)
+    if (load_position(module_state(module), position, &p) < 0)
         return NULL;
     generate(&p, &out);
     return PyLong_FromSsize_t(out.n);
@@ -502,7 +506,7 @@ const char has_legal_move_doc[] = PyDoc_STR(
 PyObject *py_has_legal_move(PyObject *module, PyObject *position)
 {
     Pos p;
-    if (load(module_state(module), position, &p) < 0)
+    if (load_position(module_state(module), position, &p) < 0)
         return NULL;
     return PyBool_FromLong(has_legal_move(&p));
 }

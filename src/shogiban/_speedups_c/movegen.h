@@ -18,6 +18,10 @@ typedef struct {
     int turn;
 } Pos;
 
+/* More moves than one side can have: with k pieces, at most 2 k (81 - k) <= 3280 board moves
+ * (each to a square it does not occupy, promoting or not), plus 7 x 81 drops. */
+#define MAX_MOVES 4096
+
 /* Whether colour `by` attacks `sq` given `occupied` (Position._is_attacked). */
 INTERNAL int is_attacked(const Pos *p, int sq, int by, BB occupied);
 
@@ -27,6 +31,17 @@ static inline int dead_end(int pt, int color, int sq)
     int row = color ? 8 - sq / 9 : sq / 9;
     return (pt <= 2 && row == 0) || (pt == 3 && row <= 1);
 }
+
+/* Checkers of `color`'s king on `ksq`, its pinned pieces and each pinned piece's line
+ * (Position._checkers_and_pins); lines[sq] is set only for pinned squares. */
+INTERNAL void checkers_and_pins(const Pos *p, int ksq, int color, BB occupied, BB *checkers, BB *pinned,
+                                BB lines[81]);
+
+/* The legal codes of `p` into `codes` (room for MAX_MOVES), in the order of legal_codes; their number. */
+INTERNAL Py_ssize_t generate_codes(const Pos *p, uint16_t *codes);
+
+/* Fill `p` from a Position (a PositionState's fields, or any object's attributes); -1 with an exception. */
+INTERNAL int load_position(ModuleState *st, PyObject *position, Pos *p);
 
 INTERNAL extern const char legal_codes_doc[], count_legal_doc[], has_legal_move_doc[];
 INTERNAL PyObject *legal_codes(PyObject *module, PyObject *position);

@@ -19,6 +19,7 @@
 #include "common.h"
 
 struct ModuleState;
+struct EvalTables;
 
 typedef struct {
     PyObject_HEAD
@@ -72,6 +73,9 @@ typedef struct ModuleState {
     uint64_t z_sq[32][81];
     uint64_t z_hand[2][8][ZOBRIST_HAND];
     uint64_t z_white;
+    /* set_eval: shogiban.engine.evaluate's tables as C integers, and the quiescence search's
+     * work space (qsearch.c); NULL until set_eval is called */
+    struct EvalTables *eval;
 } ModuleState;
 
 INTERNAL extern PyType_Spec position_state_spec;

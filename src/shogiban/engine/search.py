@@ -20,7 +20,21 @@ from collections.abc import Callable, Iterator
 from shogiban import zobrist
 from shogiban.bitboard import ZONE
 from shogiban.board import Board
-from shogiban.engine.evaluate import MATERIAL, TEMPO, extras, full_score, move_delta
+from shogiban.engine.evaluate import (
+    ATTACK,
+    ATTACKED,
+    ATTACKED_HAND,
+    EXPOSURE,
+    HAND,
+    HAND_SUM,
+    MATERIAL,
+    OWN,
+    RADIUS,
+    TEMPO,
+    extras,
+    full_score,
+    move_delta,
+)
 from shogiban.engine.levels import LevelProfile
 from shogiban.engine.movegen import capture_codes, may_give_check
 from shogiban.engine.timeman import TimePlan
@@ -28,7 +42,7 @@ from shogiban.engines.results import InfoDict
 from shogiban.engines.score import PovScore, Score
 from shogiban.move import MOVES
 from shogiban.outcome import EnteringKingRule
-from shogiban.position import piece_attacks
+from shogiban.position import SPEEDUPS, piece_attacks
 from shogiban.rules import declaration_status
 
 MATE = 100_000
@@ -59,6 +73,18 @@ for _code in range(32):
 _MVV_LVA = [_VICTIM[v] * 8 - _ATTACKER[a] // 16 for v in range(32) for a in range(32)]
 #: What capturing a piece gains: its board value and the value of the piece it becomes in hand.
 _GAIN = [(_VICTIM[c] + (MATERIAL[(c & 15) - 8 if c & 15 > 8 else c & 15] if c & 15 else 0)) for c in range(32)]
+
+
+#: The compiled quiescence search (shogiban._speedups.qsearch, given the evaluation's tables once
+#: here), which returns exactly what :meth:`Searcher.qsearch` does without evaluation noise; None
+#: without the accelerator.
+_QSearch = Callable[
+    [Board, int, bool, int, int, int, int, int, int, int, int | None], tuple[int, int, int, list[int] | None]
+]
+_c_qsearch: _QSearch | None = None
+if SPEEDUPS is not None:
+    SPEEDUPS.set_eval(OWN, ATTACK, HAND, HAND_SUM, MATERIAL, ATTACKED, EXPOSURE, ATTACKED_HAND, TEMPO, RADIUS, MATE)
+    _c_qsearch = SPEEDUPS.qsearch
 
 
 def threatens(pos: Board, code: int) -> bool:
@@ -166,6 +192,8 @@ class Searcher:
         self.noise = profile.noise
         self.noise_key = rng.getrandbits(64) | 1
         self.qmax = profile.qsearch_plies
+        #: The compiled quiescence search, used when there is no evaluation noise (else None).
+        self.compiled_qsearch: _QSearch | None = _c_qsearch if not self.noise else None
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
         # Path state, aligned with the board's move stack (game history included): the key of
@@ -493,6 +521,21 @@ class Searcher:
     def qsearch(self, alpha: int, beta: int, ply: int, qply: int) -> int:
         """Quiescence: captures and promotions until the position is quiet; every evasion
         when in check (so mates at the horizon are seen)."""
+        compiled = self.compiled_qsearch
+        if compiled is not None:
+            score, nodes, seldepth, pv = compiled(
+                self.pos, self.evals[-1], self.checks[-1], alpha, beta, ply, qply, self.qmax, MAX_PLY,
+                self.nodes, self.max_nodes,
+            )
+            self.nodes = nodes
+            if seldepth > self.seldepth:
+                self.seldepth = seldepth
+            if pv is None:
+                raise SearchStopped
+            self.pv[ply] = pv
+            if nodes >= self.next_poll:
+                self._poll()  # the stop event, the clock and the progress reports
+            return score
         self.nodes += 1
         if self.nodes >= self.next_poll:
             self._poll()

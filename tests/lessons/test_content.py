@@ -438,3 +438,32 @@ def test_castles_put_the_king_among_golds_and_a_silver(text: str, king: str, gol
     assert set(spec["highlights"]) == {king, silver} | golds
     # Gote is in the start position.
     assert spec["sfen"].startswith("lnsgkgsnl/1r5b1/ppppppppp/")
+
+
+# -- issue 25, third slice: the unpromoted bishop ---------------------------------------------------
+
+
+def test_unpromoted_bishop_keeps_the_pawn_drop_legal_and_the_horse_makes_it_uchifuzume() -> None:
+    spec = get_lesson("tactics").sections[_section("tactics", "bishop_unpromoted")]["exercise"]
+    assert spec["answer"] == ["1e3c"]
+    assert list(spec["why"]) == ["1e3c+"]
+    for usi, legal in (("1e3c", True), ("1e3c+", False)):
+        board = Board(spec["sfen"])
+        assert not board.is_check()
+        board.push_usi(usi)
+        assert board.is_check()
+        assert [m.usi() for m in board.legal_moves] == ["1a1b"]  # the king's only move
+        board.push_usi("1a1b")
+        refusal = board.check_move(Move.from_usi("P*1c"))
+        if legal:
+            assert refusal is None
+            board.push_usi("P*1c")
+            assert board.is_check()
+            assert [m.usi() for m in board.legal_moves] == ["1b2c"]  # driven out to 2c
+        else:
+            assert refusal is not None
+            assert refusal.code == "uchifuzume"
+    for lang in LANGUAGES:
+        wrong = try_move("tactics", _section("tactics", "bishop_unpromoted"), "1e3c+", lang)
+        assert wrong["success"] is False
+        assert wrong["feedback"] == render_text("lessons.tactics.bishop_promoted_uchifuzume", lang)

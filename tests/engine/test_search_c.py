@@ -163,7 +163,8 @@ def test_a_declaration_in_the_tree_matches(sfen: str, monkeypatch: pytest.Monkey
     _same(board, depth=5)
     _same(board, nodes=3000)
     if SPEEDUPS is not None:
-        assert True in answers and False in answers  # the compiled search asked, and was told both
+        assert True in answers  # the compiled search asked, and was told both
+        assert False in answers
 
 
 def test_multipv_matches() -> None:

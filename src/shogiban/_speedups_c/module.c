@@ -17,6 +17,8 @@
  *   sfen.h, sfen.c         SFEN: set_sfen, parse_sfen, make_sfen;
  *   qsearch.h, qsearch.c   the engine's evaluation and quiescence search: set_eval, eval_parts,
  *                          attacks_near, qsearch;
+ *   search.h, search.c     the engine's main search below the root: set_search, search,
+ *                          may_give_check, threatens;
  *   common.h               the Python headers, INTERNAL and MEMBER_OBJECT.
  *
  * C99 on the public CPython C API (with PyLong_*NativeBytes from 3.13); GCC/Clang bit-scan
@@ -26,6 +28,7 @@
 #include "movegen.h"
 #include "pushpop.h"
 #include "qsearch.h"
+#include "search.h"
 #include "sfen.h"
 
 /* The digest of the C sources this module was compiled from (hatch_build.py passes it in);
@@ -48,6 +51,10 @@ static PyMethodDef methods[] = {
     {"eval_parts", eval_parts, METH_O, eval_parts_doc},
     {"attacks_near", (PyCFunction)(void (*)(void))py_attacks_near, METH_FASTCALL, attacks_near_doc},
     {"qsearch", (PyCFunction)(void (*)(void))py_qsearch, METH_FASTCALL, qsearch_doc},
+    {"set_search", (PyCFunction)(void (*)(void))set_search, METH_FASTCALL, set_search_doc},
+    {"search", (PyCFunction)(void (*)(void))py_search, METH_FASTCALL, search_doc},
+    {"may_give_check", (PyCFunction)(void (*)(void))py_may_give_check, METH_FASTCALL, may_give_check_doc},
+    {"threatens", (PyCFunction)(void (*)(void))py_threatens, METH_FASTCALL, threatens_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -141,7 +148,7 @@ struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
     "shogiban._speedups",
     "Compiled legal move generation, push/pop and SFEN for shogiban's rules core, and the engine's "
-    "evaluation and quiescence search (optional; the same results as the pure-Python code).",
+    "evaluation and search (optional; the same results as the pure-Python code).",
     sizeof(ModuleState),
     methods,
     module_slots,

@@ -16,41 +16,36 @@
 #include "pushpop.h"
 #include "qsearch.h"
 
-#define NO_KING 81
-#define MAX_HAND 19
-#define HAND_ROW (MAX_HAND + 2)
-/* Plies the work space holds: the search's MAX_PLY must be below this. */
-#define QS_PLIES 128
-
-typedef struct EvalTables {
-    int32_t own[NO_KING + 1][32][81];
-    int32_t attack[NO_KING + 1][32][81];
-    int32_t hand[2][8][HAND_ROW];
-    int32_t hand_sum[2][8][HAND_ROW];
-    int32_t material[15];
-    int32_t attacked[9];
-    int32_t exposure[9];
-    int32_t attacked_hand, tempo, mate;
-    /* evaluate.NEAR, BOX2, BOX3, ROOK_REACH, BISHOP_REACH */
-    BB near[81], box2[81], box3[81], rook_reach[81], bishop_reach[81];
-    /* search._VICTIM, _ATTACKER, _GAIN and _MVV_LVA */
-    int32_t victim[32], attacker[32], gain[32];
-    int32_t mvv_lva[32 * 32];
-    /* the quiescence search's work space: a position, its moves and its line per ply */
-    Pos pos[QS_PLIES];
-    uint16_t codes[QS_PLIES][MAX_MOVES];
-    int32_t keys[MAX_MOVES];
-    uint16_t pv[QS_PLIES][QS_PLIES];
-    int pv_len[QS_PLIES];
-} EvalTables;
-
 #define PROMOTION 0x4000
 
 void free_eval(ModuleState *st)
 {
+    if (st->eval != NULL) {
+        while (st->eval->free_work != NULL) {
+            Work *w = st->eval->free_work;
+            st->eval->free_work = w->next;
+            PyMem_Free(w);
+        }
+        Py_CLEAR(st->eval->stopped_exc);
+    }
     PyMem_Free(st->eval);
     st->eval = NULL;
 }
+
+Work *acquire_work(EvalTables *t)
+{
+    Work *w = t->free_work;
+    if (w != NULL) {
+        t->free_work = w->next;
+        return w;
+    }
+    w = PyMem_Malloc(sizeof *w);
+    if (w == NULL)
+        PyErr_NoMemory();
+    return w;
+}
+
+void release_work(EvalTables *t, Work *w) { w->next = t->free_work, t->free_work = w; }
 
 static EvalTables *need_eval(ModuleState *st)
 {
@@ -191,6 +186,14 @@ PyObject *set_eval(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             /* Python's // rounds down; the attacker values are never negative */
             t->mvv_lva[v << 5 | a] = t->victim[v] * 8 - t->attacker[a] / 16;
         }
+    if (st->eval != NULL) { /* keep set_search's values */
+        t->stopped_exc = st->eval->stopped_exc;
+        st->eval->stopped_exc = NULL;
+        t->max_ply = st->eval->max_ply;
+        t->mate_bound = st->eval->mate_bound;
+        t->perpetual_win = st->eval->perpetual_win;
+        memcpy(t->late_moves, st->eval->late_moves, sizeof t->late_moves);
+    }
     free_eval(st);
     st->eval = t;
     Py_RETURN_NONE;
@@ -276,7 +279,7 @@ static int king_danger(const EvalTables *t, const Pos *p, int color)
 static inline int extras(const EvalTables *t, const Pos *p) { return king_danger(t, p, 1) - king_danger(t, p, 0); }
 
 /* Searcher.static_eval without noise: `score` is the incremental full_score. */
-static inline int static_eval(const EvalTables *t, const Pos *p, int score)
+int static_eval(const EvalTables *t, const Pos *p, int score)
 {
     score += extras(t, p);
     return (p->turn == 0 ? score : -score) + t->tempo;
@@ -311,7 +314,7 @@ static int king_delta(const EvalTables *t, const Pos *p, int frm, int to, int pi
 }
 
 /* evaluate.move_delta: the change of full_score made by `code` (not yet played). */
-static int move_delta(const EvalTables *t, const Pos *p, int code)
+int move_delta(const EvalTables *t, const Pos *p, int code)
 {
     int to = code & 127, frm = code >> 7 & 127, color = p->turn;
     int kc = king_row(p, color), ke = king_row(p, color ^ 1), piece, promoted, captured, delta;
@@ -340,7 +343,7 @@ static int move_delta(const EvalTables *t, const Pos *p, int code)
 /* -- playing a move on a copy ---------------------------------------------------------------- */
 
 /* `to` = `from` with `code` played (Position._push, without the key, stack and counts). */
-static void play(const Pos *from, Pos *to, int code)
+void play(const Pos *from, Pos *to, int code)
 {
     int dst = code & 127, frm = code >> 7 & 127, color = from->turn;
     memcpy(to, from, sizeof *to);
@@ -372,7 +375,7 @@ static void play(const Pos *from, Pos *to, int code)
 }
 
 /* Position._in_check. */
-static inline int in_check(const Pos *p)
+int in_check(const Pos *p)
 {
     int k = p->kings[p->turn];
     return k >= 0 && is_attacked(p, k, p->turn ^ 1, bb_or(p->occ[0], p->occ[1]));
@@ -480,35 +483,31 @@ static void sort_by_keys(uint16_t *codes, int32_t *keys, int n)
 
 /* -- the quiescence search (Searcher.qsearch) ------------------------------------------------ */
 
-typedef struct {
-    EvalTables *t;
-    long long nodes, limit; /* limit < 0: none */
-    int seldepth, qmax, max_ply, stopped, failed;
-} Search;
 
-static void set_pv(EvalTables *t, int ply, int code)
+void set_pv(Work *w, int ply, int code)
 {
-    int len = t->pv_len[ply + 1];
-    t->pv[ply][0] = (uint16_t)code;
-    memcpy(&t->pv[ply][1], t->pv[ply + 1], (size_t)len * sizeof t->pv[ply][0]);
-    t->pv_len[ply] = len + 1;
+    int len = w->pv_len[ply + 1];
+    w->pv[ply][0] = (uint16_t)code;
+    memcpy(&w->pv[ply][1], w->pv[ply + 1], (size_t)len * sizeof w->pv[ply][0]);
+    w->pv_len[ply] = len + 1;
 }
 
 /* A king taken (a position the search never meets): move_delta would index past the hand tables. */
-static int takes_king(const Pos *p, int code) { return (code >> 7 & 127) < 81 && (p->board[code & 127] & 15) == 8; }
+int takes_king(const Pos *p, int code) { return (code >> 7 & 127) < 81 && (p->board[code & 127] & 15) == 8; }
 
-static int qsearch(Search *s, int alpha, int beta, int ply, int qply, int score, int check)
+int qsearch(Search *s, int alpha, int beta, int ply, int qply, int score, int check)
 {
     EvalTables *t = s->t;
-    const Pos *p = &t->pos[ply];
-    uint16_t *codes = t->codes[ply];
+    Work *w = s->w;
+    const Pos *p = &w->pos[ply];
+    uint16_t *codes = w->codes[ply];
     int mate = t->mate, inf = mate + 1, n, i, best, stand;
     s->nodes++;
     if (s->limit >= 0 && s->nodes >= s->limit) {
         s->stopped = 1;
         return 0;
     }
-    t->pv_len[ply] = 0;
+    w->pv_len[ply] = 0;
     if (ply > s->seldepth)
         s->seldepth = ply;
     if (check) {
@@ -518,12 +517,12 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int qply, int score,
         if (ply >= s->max_ply || qply >= s->qmax + 4)
             return static_eval(t, p, score);
         for (i = 0; i < n; i++)
-            t->keys[i] = t->victim[p->board[codes[i] & 127]];
-        sort_by_keys(codes, t->keys, n);
+            w->keys[i] = t->victim[p->board[codes[i] & 127]];
+        sort_by_keys(codes, w->keys, n);
         best = -inf;
         for (i = 0; i < n; i++) {
             int code = codes[i], value;
-            Pos *child = &t->pos[ply + 1];
+            Pos *child = &w->pos[ply + 1];
             if (takes_king(p, code)) {
                 s->failed = 1;
                 return 0;
@@ -537,7 +536,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int qply, int score,
                 best = value;
                 if (value > alpha) {
                     alpha = value;
-                    set_pv(t, ply, code);
+                    set_pv(w, ply, code);
                     if (value >= beta)
                         break;
                 }
@@ -554,8 +553,8 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int qply, int score,
     if (n == 0)
         return stand;
     for (i = 0; i < n; i++)
-        t->keys[i] = t->mvv_lva[p->board[codes[i] & 127] << 5 | p->board[codes[i] >> 7 & 127]];
-    sort_by_keys(codes, t->keys, n);
+        w->keys[i] = t->mvv_lva[p->board[codes[i] & 127] << 5 | p->board[codes[i] >> 7 & 127]];
+    sort_by_keys(codes, w->keys, n);
     best = stand;
     {
         int them = p->turn ^ 1, margin = stand + 200 - alpha;
@@ -563,7 +562,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int qply, int score,
         for (i = 0; i < n; i++) {
             int code = codes[i], to = code & 127, victim = p->board[to], attacker = p->board[code >> 7 & 127];
             int gain = t->gain[victim], value;
-            Pos *child = &t->pos[ply + 1];
+            Pos *child = &w->pos[ply + 1];
             if (code >> 14)
                 gain += t->material[(attacker & 15) + 8] - t->material[attacker & 15];
             if (gain + margin < 0)
@@ -583,7 +582,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply, int qply, int score,
                 best = value;
                 if (value > alpha) {
                     alpha = value;
-                    set_pv(t, ply, code);
+                    set_pv(w, ply, code);
                     if (value >= beta)
                         break;
                 }
@@ -696,9 +695,14 @@ PyObject *py_qsearch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     s.qmax = (int)v[5];
     s.max_ply = (int)v[6];
     s.stopped = s.failed = 0;
-    if (load_position(st, args[0], &t->pos[v[3]]) < 0)
+    if ((s.w = acquire_work(t)) == NULL)
         return NULL;
+    if (load_position(st, args[0], &s.w->pos[v[3]]) < 0) {
+        release_work(t, s.w);
+        return NULL;
+    }
     score = qsearch(&s, (int)v[1], (int)v[2], (int)v[3], (int)v[4], (int)v[0], check);
+    release_work(t, s.w);
     if (s.failed) {
         PyErr_SetString(PyExc_IndexError, "qsearch(): a king would be captured");
         return NULL;
@@ -707,12 +711,12 @@ PyObject *py_qsearch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         pv = Py_None;
         Py_INCREF(pv);
     } else {
-        int len = t->pv_len[v[3]];
+        int len = s.w->pv_len[v[3]];
         pv = PyList_New(len);
         if (pv == NULL)
             return NULL;
         for (i = 0; i < len; i++) {
-            PyObject *code = PyLong_FromLong(t->pv[v[3]][i]);
+            PyObject *code = PyLong_FromLong(s.w->pv[v[3]][i]);
             if (code == NULL) {
                 Py_DECREF(pv);
                 return NULL;

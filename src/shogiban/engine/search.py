@@ -131,6 +131,16 @@ class SearchStopped(Exception):  # noqa: N818 - a signal, not an error
     """Raised inside the tree when the search must stop (stop event, time or nodes)."""
 
 
+#: The compiled main search (shogiban._speedups.search, given SearchStopped and the constants
+#: once here), which does exactly what :meth:`Searcher.search` does without evaluation noise, on
+#: the searcher's own table, history, killers and counters; None without the accelerator.
+_Search = Callable[["Searcher", int, int, int, int, bool], tuple[int, list[int]]]
+_c_search: _Search | None = None
+if SPEEDUPS is not None:
+    SPEEDUPS.set_search(SearchStopped, MAX_PLY, MATE_BOUND, PERPETUAL_WIN, _LATE_MOVES)
+    _c_search = SPEEDUPS.search
+
+
 def mate_in(score: int) -> int | None:
     """Plies to mate for a mate score (negative when the side to move is mated), else None."""
     if score >= MATE_BOUND:
@@ -194,6 +204,10 @@ class Searcher:
         self.qmax = profile.qsearch_plies
         #: The compiled quiescence search, used when there is no evaluation noise (else None).
         self.compiled_qsearch: _QSearch | None = _c_qsearch if not self.noise else None
+        #: The compiled main search, used (below the root) when the compiled quiescence search is.
+        self.compiled_search: _Search | None = _c_search if not self.noise else None
+        #: Whether a declaration can win under this game's rule (the compiled search's precondition).
+        self._declares = self.rule is not EnteringKingRule.NONE
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
         # Path state, aligned with the board's move stack (game history included): the key of
@@ -318,6 +332,28 @@ class Searcher:
             return -(PERPETUAL_WIN - ply)
         return 0
 
+    def _can_declare_after(self, path: list[int]) -> bool:
+        """:meth:`_can_declare` after the moves *path* (0: a null move) from the board's position,
+        which is restored after; the compiled search asks this when its precondition holds."""
+        pos = self.pos
+        done = 0
+        try:
+            for code in path:
+                if code:
+                    pos._push(code)
+                else:
+                    pos._turn ^= 1
+                    pos._hash ^= _Z_WHITE
+                done += 1
+            return self._can_declare()
+        finally:
+            for code in reversed(path[:done]):
+                if code:
+                    pos._pop()
+                else:
+                    pos._turn ^= 1
+                    pos._hash ^= _Z_WHITE
+
     def _can_declare(self) -> bool:
         pos = self.pos
         color = pos._turn
@@ -360,6 +396,10 @@ class Searcher:
 
     def search(self, depth: int, alpha: int, beta: int, ply: int, null_ok: bool) -> int:
         """Negamax PVS to *depth* plies; the score of the position for the side to move."""
+        compiled = self.compiled_search
+        if compiled is not None and self.compiled_qsearch is not None:
+            score, self.pv[ply] = compiled(self, depth, alpha, beta, ply, null_ok)
+            return score
         self.nodes += 1
         if self.nodes >= self.next_poll:
             self._poll()

@@ -79,14 +79,18 @@ def test_hand_set_parameters_rebuild_the_old_tables() -> None:
 
 def test_module_tables_are_the_default_parameters() -> None:
     tables = build_tables(ev.DEFAULT_PARAMS)
-    assert ev.OWN == tables.own and ev.ATTACK == tables.attack
-    assert ev.HAND == tables.hand and ev.HAND_SUM == tables.hand_sum
-    assert ev.MATERIAL == tables.material and ev.ATTACKED == tables.attacked
-    assert ev.EXPOSURE == tables.exposure and ev.ATTACKED_HAND == tables.attacked_hand
-    assert ev.TEMPO == tables.tempo
-    assert (ev.HAND_FIRST, ev.HAND_STEP, ev.HAND_FLOOR) == (
+    assert tables.own == ev.OWN
+    assert tables.attack == ev.ATTACK
+    assert tables.hand == ev.HAND
+    assert tables.hand_sum == ev.HAND_SUM
+    assert tables.material == ev.MATERIAL
+    assert tables.attacked == ev.ATTACKED
+    assert tables.exposure == ev.EXPOSURE
+    assert tables.attacked_hand == ev.ATTACKED_HAND
+    assert tables.tempo == ev.TEMPO
+    assert (
         ev.DEFAULT_PARAMS.hand_first, ev.DEFAULT_PARAMS.hand_step, ev.DEFAULT_PARAMS.hand_floor,
-    )
+    ) == (ev.HAND_FIRST, ev.HAND_STEP, ev.HAND_FLOOR)
     for sfen in SFENS:
         board = Board(sfen)
         assert ev.evaluate(board) == ev.evaluate(board, tables)
@@ -99,13 +103,18 @@ def test_a_parameter_changes_the_tables_where_expected() -> None:
     sq, k = 6 * 9 + 4, 8 * 9 + 4
     assert pawn.own[k][1][sq] == base.own[k][1][sq] + 10
     assert pawn.own[k][16 + 1][80 - sq] == base.own[k][16 + 1][80 - sq] - 10  # gote's, mirrored
-    assert pawn.own[k][2] == base.own[k][2] and pawn.attack == base.attack and pawn.hand == base.hand
+    assert pawn.own[k][2] == base.own[k][2]
+    assert pawn.attack == base.attack
+    assert pawn.hand == base.hand
     hand = build_tables(dataclasses.replace(HAND_SET, hand_first=(0, 130, *HAND_SET.hand_first[2:])))
-    assert hand.hand[0][1][1] == 130 and hand.hand[1][1][1] == -130
-    assert hand.hand_sum[0][1][2] == 130 + 122 and hand.own == base.own
+    assert hand.hand[0][1][1] == 130
+    assert hand.hand[1][1][1] == -130
+    assert hand.hand_sum[0][1][2] == 130 + 122
+    assert hand.own == base.own
     gold = build_tables(dataclasses.replace(HAND_SET, attack_gold=(0, 100, 50, 25, 8)))
     # A sente gold next to gote's king on 5a (square 4): 100 * 3 // 2 instead of 80 * 3 // 2.
-    assert gold.attack[4][7][13] == 150 and base.attack[4][7][13] == 120
+    assert gold.attack[4][7][13] == 150
+    assert base.attack[4][7][13] == 120
     assert gold.own == base.own
     board = Board(SFENS[2])
     tempo = build_tables(dataclasses.replace(HAND_SET, tempo=25))

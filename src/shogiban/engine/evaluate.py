@@ -15,6 +15,9 @@ whole position (pieces in hand against an exposed king) are added by :func:`extr
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import NamedTuple
+
 from shogiban.bitboard import BISHOP_RAYS, KING8, ROOK_RAYS, STEP, N, S
 from shogiban.pieces import (
     BISHOP,
@@ -42,27 +45,74 @@ def _by_type(values: dict[PieceType, int]) -> tuple[int, ...]:
     return (0, *(values[PieceType(pt)] for pt in range(1, max(values) + 1)))
 
 
-#: Value on the board by piece type (index 1..14, 8 = king), in :class:`~shogiban.pieces.PieceType`
-#: order (pawn, lance, knight, silver, bishop, rook, gold, king, then the promoted ones).
-MATERIAL: tuple[int, ...] = _by_type(
-    {PAWN: 90, LANCE: 315, KNIGHT: 405, SILVER: 495, BISHOP: 855, ROOK: 990, GOLD: 540, KING: 0,
-     PROM_PAWN: 540, PROM_LANCE: 540, PROM_KNIGHT: 540, PROM_SILVER: 540, PROM_BISHOP: 945, PROM_ROOK: 1395},
-)
-#: Value of the n-th piece of a type in hand (n = 1, 2, ...): more than on the board, a little
-#: less for each further one, never below the floor (index 1..7, PieceType order).
-HAND_FIRST: tuple[int, ...] = _by_type(
-    {PAWN: 120, LANCE: 350, KNIGHT: 440, SILVER: 570, BISHOP: 960, ROOK: 1110, GOLD: 620},
-)
-HAND_STEP: tuple[int, ...] = _by_type({PAWN: 8, LANCE: 15, KNIGHT: 15, SILVER: 15, BISHOP: 40, ROOK: 50, GOLD: 15})
-HAND_FLOOR: tuple[int, ...] = _by_type(
-    {PAWN: 85, LANCE: 300, KNIGHT: 380, SILVER: 500, BISHOP: 860, ROOK: 1000, GOLD: 545},
-)
-#: Penalty per hand-threat unit by the number of empty squares around the king.
-EXPOSURE: tuple[int, ...] = (0, 3, 7, 12, 18, 24, 30, 36, 42)
-TEMPO = 20
+@dataclass(frozen=True)
+class EvalParams:
+    """The evaluation's parameters, by name: :func:`build_tables` turns them into the tables the
+    search reads.  Tuples "by type" are indexed by :class:`~shogiban.pieces.PieceType` (0 unused;
+    pawn, lance, knight, silver, bishop, rook, gold, king, then the promoted ones); tuples "by
+    advance" by how far a piece stands from its own back rank (0 = own back rank); tuples "by
+    distance" by the Chebyshev distance to a king.  ``tools/tune_eval.py`` tunes them.
+    """
+
+    #: Value on the board by type (index 1..14, 8 = king).
+    material: tuple[int, ...] = _by_type(
+        {PAWN: 90, LANCE: 315, KNIGHT: 405, SILVER: 495, BISHOP: 855, ROOK: 990, GOLD: 540, KING: 0,
+         PROM_PAWN: 540, PROM_LANCE: 540, PROM_KNIGHT: 540, PROM_SILVER: 540, PROM_BISHOP: 945, PROM_ROOK: 1395},
+    )
+    #: Value of the n-th piece of a type in hand (n = 1, 2, ...): more than on the board, a little
+    #: less for each further one, never below the floor (index 1..7, by type).
+    hand_first: tuple[int, ...] = _by_type(
+        {PAWN: 120, LANCE: 350, KNIGHT: 440, SILVER: 570, BISHOP: 960, ROOK: 1110, GOLD: 620},
+    )
+    hand_step: tuple[int, ...] = _by_type({PAWN: 8, LANCE: 15, KNIGHT: 15, SILVER: 15, BISHOP: 40, ROOK: 50, GOLD: 15})
+    hand_floor: tuple[int, ...] = _by_type(
+        {PAWN: 85, LANCE: 300, KNIGHT: 380, SILVER: 500, BISHOP: 860, ROOK: 1000, GOLD: 545},
+    )
+    #: Placement bonuses by advance; the edge penalties are subtracted on files 1 and 9.
+    place_pawn: tuple[int, ...] = (0, 0, 0, 5, 10, 15, 20, 25, 0)
+    place_lance_home: int = 5  # a lance on its own two back ranks
+    place_knight: tuple[int, ...] = (0, 0, 10, 15, 10, 0, -20, 0, 0)
+    place_silver: tuple[int, ...] = (-5, 5, 15, 15, 10, 10, 5, 5, 5)
+    place_gold: tuple[int, ...] = (0, 10, 5, -5, -10, -10, -10, -10, -10)
+    place_king: tuple[int, ...] = (0, 10, -25, -60, -90, -110, -100, -80, -60)
+    #: King bonus by distance from the centre file (0 = file 5).
+    place_king_file: tuple[int, ...] = (-25, -10, 15, 25, 10)
+    edge_knight: int = 10
+    edge_silver: int = 10
+    edge_gold: int = 10
+    #: Defence of the own king, by distance; gold-likes next to it are worth ``defence_gold[1]``
+    #: in front or beside, ``defence_gold_behind`` behind.
+    defence_gold: tuple[int, ...] = (0, 50, 28, 10)
+    defence_gold_behind: int = 35
+    defence_silver: tuple[int, ...] = (0, 40, 25, 8)
+    defence_knight: int = 10  # within 2
+    defence_pawn: int = 12  # in front, within 3, on the king's file or next to it
+    defence_rook: int = -20  # within 2 (玉飛接近すべからず: keep the rook away from the own king)
+    #: Attack of the enemy king, by distance (before the attack scale).
+    attack_gold: tuple[int, ...] = (0, 80, 50, 25, 8)
+    attack_silver: tuple[int, ...] = (0, 60, 40, 18, 5)
+    attack_knight: int = 20  # at distance 2
+    attack_pawn: tuple[int, ...] = (0, 25, 12)
+    attack_lance: int = 15  # on the king's file, below it
+    attack_dragon: tuple[int, ...] = (0, 150, 100, 60, 30, 10)
+    attack_horse: tuple[int, ...] = (0, 110, 70, 40, 20)
+    attack_rook: int = 15  # within 3
+    #: Scale of the attack terms (tuned by self-play at depth 3: x1.5 scored 11-5 against x1).
+    attack_scale_num: int = 3
+    attack_scale_den: int = 2
+    #: Penalty by the number of squares next to a king that the enemy attacks.
+    attacked: tuple[int, ...] = (0, 20, 60, 120, 200, 290, 390, 500, 620)
+    #: Penalty per hand-threat unit by the number of empty squares around the king.
+    exposure: tuple[int, ...] = (0, 3, 7, 12, 18, 24, 30, 36, 42)
+    #: Penalty per (attacked square next to the king x hand-threat unit).
+    attacked_hand: int = 8
+    tempo: int = 20
+
+
+#: The parameters the engine plays with.
+DEFAULT_PARAMS = EvalParams()
+
 NO_KING = 81
-#: Scale of the attack terms (tuned by self-play at depth 3: x1.5 scored 11-5 against x1).
-ATTACK_SCALE_NUM, ATTACK_SCALE_DEN = 3, 2
 #: King-relative terms vanish beyond this Chebyshev distance (a king move only touches nearby pieces).
 RADIUS = 5
 _MAX_HAND = 19
@@ -74,67 +124,70 @@ def _base_type(piece_type: int) -> int:
     return piece_type - 8 if piece_type > 8 else piece_type
 
 
-def _placement(pt: int, row: int, col: int) -> int:
+def _placement(p: EvalParams, pt: int, row: int, col: int) -> int:
     """Placement bonus for a sente piece of type *pt* on (row, col), row 0 = rank a."""
     adv = 8 - row
     edge = col in (0, 8)
     if pt == 1:
-        return (0, 0, 0, 5, 10, 15, 20, 25, 0)[adv]
+        return p.place_pawn[adv]
     if pt == 2:
-        return 5 if adv <= 1 else 0
+        return p.place_lance_home if adv <= 1 else 0
     if pt == 3:
-        return (0, 0, 10, 15, 10, 0, -20, 0, 0)[adv] - (10 if edge else 0)
+        return p.place_knight[adv] - (p.edge_knight if edge else 0)
     if pt == 4:
-        return (-5, 5, 15, 15, 10, 10, 5, 5, 5)[adv] - (10 if edge else 0)
+        return p.place_silver[adv] - (p.edge_silver if edge else 0)
     if pt == 7:
-        return (0, 10, 5, -5, -10, -10, -10, -10, -10)[adv] - (10 if edge else 0)
+        return p.place_gold[adv] - (p.edge_gold if edge else 0)
     if pt == 8:
-        centre = abs(col - 4)
-        return (0, 10, -25, -60, -90, -110, -100, -80, -60)[adv] + (-25, -10, 15, 25, 10)[centre]
+        return p.place_king[adv] + p.place_king_file[abs(col - 4)]
     return 0
 
 
-def _defence(pt: int, dy: int, dx: int) -> int:
+def _by_distance(values: tuple[int, ...], d: int) -> int:
+    return values[d] if d < len(values) else 0
+
+
+def _defence(p: EvalParams, pt: int, dy: int, dx: int) -> int:
     """Bonus for a sente piece standing (dy, dx) from its own king (dy < 0 = in front)."""
     d = max(abs(dy), dx)
     if pt in GOLDLIKE:
-        if d == 1:
-            return 35 if dy > 0 else 50
-        return (0, 0, 28, 10)[d] if d <= 3 else 0
+        if d == 1 and dy > 0:
+            return p.defence_gold_behind
+        return _by_distance(p.defence_gold, d)
     if pt == 4:
-        return (0, 40, 25, 8)[d] if d <= 3 else 0
+        return _by_distance(p.defence_silver, d)
     if pt == 3:
-        return 10 if d <= 2 else 0
+        return p.defence_knight if d <= 2 else 0
     if pt == 1:
-        return 12 if dy < 0 and dx <= 1 and d <= 3 else 0
+        return p.defence_pawn if dy < 0 and dx <= 1 and d <= 3 else 0
     if pt == 6:
-        return -20 if d <= 2 else 0  # 玉飛接近すべからず: keep the rook away from the own king
+        return p.defence_rook if d <= 2 else 0
     return 0
 
 
-def _attack(pt: int, dy: int, dx: int) -> int:
+def _attack(p: EvalParams, pt: int, dy: int, dx: int) -> int:
     """Bonus for a sente piece standing (dy, dx) from the enemy king."""
     d = max(abs(dy), dx)
     if pt in GOLDLIKE:
-        return (0, 80, 50, 25, 8)[d] if d <= 4 else 0
+        return _by_distance(p.attack_gold, d)
     if pt == 4:
-        return (0, 60, 40, 18, 5)[d] if d <= 4 else 0
+        return _by_distance(p.attack_silver, d)
     if pt == 3:
-        return 20 if d == 2 else 0
+        return p.attack_knight if d == 2 else 0
     if pt == 1:
-        return (0, 25, 12)[d] if d <= 2 else 0
+        return _by_distance(p.attack_pawn, d)
     if pt == 2:
-        return 15 if dx == 0 and 0 < dy <= RADIUS else 0
+        return p.attack_lance if dx == 0 and 0 < dy <= RADIUS else 0
     if pt == 14:
-        return (0, 150, 100, 60, 30, 10)[d] if d <= 5 else 0
+        return _by_distance(p.attack_dragon, d)
     if pt == 13:
-        return (0, 110, 70, 40, 20)[d] if d <= 4 else 0
+        return _by_distance(p.attack_horse, d)
     if pt == 6:
-        return 15 if d <= 3 else 0
+        return p.attack_rook if d <= 3 else 0
     return 0
 
 
-def _build() -> tuple[list[list[list[int]]], list[list[list[int]]]]:
+def _build(p: EvalParams = DEFAULT_PARAMS) -> tuple[list[list[list[int]]], list[list[list[int]]]]:
     own: list[list[list[int]]] = []
     attack: list[list[list[int]]] = []
     for k in range(NO_KING + 1):
@@ -149,26 +202,23 @@ def _build() -> tuple[list[list[list[int]]], list[list[list[int]]]]:
                 # Gote's pieces are sente's seen from the other side: rotate both squares.
                 s = 80 - sq if color else sq
                 row, col = divmod(s, 9)
-                value = MATERIAL[pt] + _placement(pt, row, col)
+                value = p.material[pt] + _placement(p, pt, row, col)
                 defence = attacking = 0
                 if k != NO_KING:
                     kk = 80 - k if color else k
                     krow, kcol = divmod(kk, 9)
                     if pt != 8:
-                        defence = _defence(pt, row - krow, abs(col - kcol))
+                        defence = _defence(p, pt, row - krow, abs(col - kcol))
                         # As an attacker, k is the enemy king, seen from the same side.
-                        attacking = _attack(pt, row - krow, abs(col - kcol))
+                        attacking = _attack(p, pt, row - krow, abs(col - kcol))
                 own_row[code][sq] = sign * (value + defence)
-                attack_row[code][sq] = sign * (attacking * ATTACK_SCALE_NUM // ATTACK_SCALE_DEN)
+                attack_row[code][sq] = sign * (attacking * p.attack_scale_num // p.attack_scale_den)
         own.append(own_row)
         attack.append(attack_row)
     return own, attack
 
 
-OWN, ATTACK = _build()
-
-
-def _hand_tables() -> list[list[list[int]]]:
+def _hand_tables(p: EvalParams = DEFAULT_PARAMS) -> list[list[list[int]]]:
     """HAND[color][pt][n]: signed value of holding the n-th piece of *pt* (n >= 1)."""
     tables: list[list[list[int]]] = []
     for color in (0, 1):
@@ -176,17 +226,62 @@ def _hand_tables() -> list[list[list[int]]]:
         per_type: list[list[int]] = [[0] * (_MAX_HAND + 2)]
         for pt in range(1, 8):
             row = [0] + [
-                sign * max(HAND_FLOOR[pt], HAND_FIRST[pt] - HAND_STEP[pt] * (n - 1)) for n in range(1, _MAX_HAND + 2)
+                sign * max(p.hand_floor[pt], p.hand_first[pt] - p.hand_step[pt] * (n - 1))
+                for n in range(1, _MAX_HAND + 2)
             ]
             per_type.append(row)
         tables.append(per_type)
     return tables
 
 
+def _hand_sums(hand: list[list[list[int]]]) -> list[list[list[int]]]:
+    """HAND_SUM from HAND: the value of holding n pieces of a type."""
+    return [[[sum(row[1 : n + 1]) for n in range(len(row))] for row in per_type] for per_type in hand]
+
+
+class EvalTables(NamedTuple):
+    """The tables :func:`build_tables` makes from an :class:`EvalParams` (see the module names)."""
+
+    own: list[list[list[int]]]
+    attack: list[list[list[int]]]
+    hand: list[list[list[int]]]
+    hand_sum: list[list[list[int]]]
+    material: tuple[int, ...]
+    attacked: tuple[int, ...]
+    exposure: tuple[int, ...]
+    attacked_hand: int
+    tempo: int
+
+
+def build_tables(params: EvalParams = DEFAULT_PARAMS) -> EvalTables:
+    """The evaluation tables for *params* (the module's tables are those of DEFAULT_PARAMS)."""
+    own, attack = _build(params)
+    hand = _hand_tables(params)
+    return EvalTables(
+        own, attack, hand, _hand_sums(hand), params.material, params.attacked, params.exposure,
+        params.attacked_hand, params.tempo,
+    )
+
+
+DEFAULT_TABLES = build_tables(DEFAULT_PARAMS)
+
+#: Value on the board by piece type (index 1..14, 8 = king), in :class:`~shogiban.pieces.PieceType`
+#: order (pawn, lance, knight, silver, bishop, rook, gold, king, then the promoted ones).
+MATERIAL: tuple[int, ...] = DEFAULT_PARAMS.material
+#: Value of the n-th piece of a type in hand: see :class:`EvalParams`.
+HAND_FIRST: tuple[int, ...] = DEFAULT_PARAMS.hand_first
+HAND_STEP: tuple[int, ...] = DEFAULT_PARAMS.hand_step
+HAND_FLOOR: tuple[int, ...] = DEFAULT_PARAMS.hand_floor
+#: Penalty per hand-threat unit by the number of empty squares around the king.
+EXPOSURE: tuple[int, ...] = DEFAULT_PARAMS.exposure
+TEMPO = DEFAULT_PARAMS.tempo
+ATTACK_SCALE_NUM, ATTACK_SCALE_DEN = DEFAULT_PARAMS.attack_scale_num, DEFAULT_PARAMS.attack_scale_den
+#: OWN[k][piece][sq] and ATTACK[k][piece][sq]: see the module docstring.
+OWN, ATTACK = DEFAULT_TABLES.own, DEFAULT_TABLES.attack
 #: HAND[color][pt][n]: the (signed) value the n-th piece of type *pt* in *color*'s hand adds.
-HAND = _hand_tables()
+HAND = DEFAULT_TABLES.hand
 #: HAND_SUM[color][pt][n]: the (signed) value of holding n pieces of type *pt*.
-HAND_SUM = [[[sum(row[1 : n + 1]) for n in range(len(row))] for row in per_type] for per_type in HAND]
+HAND_SUM = DEFAULT_TABLES.hand_sum
 
 
 def king_index(position: Position, color: int) -> int:
@@ -195,8 +290,10 @@ def king_index(position: Position, color: int) -> int:
     return k if k >= 0 else NO_KING
 
 
-def full_score(position: Position) -> int:
-    """The incremental part of the evaluation, from sente's point of view, summed from scratch."""
+def full_score(position: Position, tables: EvalTables = DEFAULT_TABLES) -> int:
+    """The incremental part of the evaluation, from sente's point of view, summed from scratch
+    (with the engine's tables, or *tables* built for other parameters)."""
+    OWN, ATTACK, HAND_SUM = tables.own, tables.attack, tables.hand_sum  # noqa: N806
     kb = king_index(position, 0)
     kw = king_index(position, 1)
     board = position._board
@@ -352,9 +449,9 @@ BISHOP_REACH: tuple[int, ...] = tuple(_reach(k, BISHOP_RAYS) for k in range(81))
 
 
 #: Penalty by the number of squares next to a king that the enemy attacks.
-ATTACKED: tuple[int, ...] = (0, 20, 60, 120, 200, 290, 390, 500, 620)
+ATTACKED: tuple[int, ...] = DEFAULT_PARAMS.attacked
 #: Penalty per (attacked square next to the king x hand-threat unit).
-ATTACKED_HAND = 8
+ATTACKED_HAND = DEFAULT_PARAMS.attacked_hand
 
 
 def attacks_near(position: Position, by: int, k: int) -> int:
@@ -393,27 +490,37 @@ def attacks_near(position: Position, by: int, k: int) -> int:
     return result & KING8[k]
 
 
-def king_danger(position: Position, color: int) -> int:
-    """Penalty for *color*'s king: squares next to it that the enemy attacks, and the enemy's
-    pieces in hand against the empty and attacked squares around it."""
+def king_features(position: Position, color: int) -> tuple[int, int, int] | None:
+    """What :func:`king_danger` weighs for *color*'s king: the squares next to it that the enemy
+    attacks, the empty squares next to it and the enemy's hand threat (None without a king)."""
     k = position._kings[color]
     if k < 0:
-        return 0
+        return None
     ring = KING8[k]
     attacked = attacks_near(position, color ^ 1, k).bit_count()
     empty = (ring & ~(position._occ[0] | position._occ[1])).bit_count()
-    threat = hand_threat(position._hands[color ^ 1])
-    return ATTACKED[attacked] + (EXPOSURE[empty] + ATTACKED_HAND * attacked) * threat
+    return attacked, empty, hand_threat(position._hands[color ^ 1])
 
 
-def extras(position: Position) -> int:
+def king_danger(position: Position, color: int, tables: EvalTables = DEFAULT_TABLES) -> int:
+    """Penalty for *color*'s king: squares next to it that the enemy attacks, and the enemy's
+    pieces in hand against the empty and attacked squares around it."""
+    features = king_features(position, color)
+    if features is None:
+        return 0
+    attacked, empty, threat = features
+    return tables.attacked[attacked] + (tables.exposure[empty] + tables.attacked_hand * attacked) * threat
+
+
+def extras(position: Position, tables: EvalTables = DEFAULT_TABLES) -> int:
     """The evaluation terms that need the whole position, from sente's point of view: the
     danger around each king (see :func:`king_danger`)."""
-    return king_danger(position, 1) - king_danger(position, 0)
+    return king_danger(position, 1, tables) - king_danger(position, 0, tables)
 
 
-def evaluate(position: Position) -> int:
+def evaluate(position: Position, tables: EvalTables = DEFAULT_TABLES) -> int:
     """Full static evaluation for the side to move, in centipawns (slow path, for tests and
-    the root; the search keeps :func:`full_score` incrementally)."""
-    score = full_score(position) + extras(position)
-    return (score if position._turn == 0 else -score) + TEMPO
+    the root; the search keeps :func:`full_score` incrementally).  *tables* (from
+    :func:`build_tables`) evaluates with other parameters, as the tuning tool does."""
+    score = full_score(position, tables) + extras(position, tables)
+    return (score if position._turn == 0 else -score) + tables.tempo

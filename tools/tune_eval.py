@@ -1,0 +1,485 @@
+# SPDX-License-Identifier: MIT
+"""Tune the built-in engine's evaluation on Fairy-Stockfish scores (Texel-style).
+
+    PYTHONPATH=src python tools/tune_eval.py make-data [--games ../shared/data/usi_games/lishogi_prod_500.usi]
+        [--out /tmp/shogiban-tune/positions.tsv] [--depth 8]
+    PYTHONPATH=src python tools/tune_eval.py tune [--data /tmp/shogiban-tune/positions.tsv]
+
+``make-data`` takes every 3rd ply of real games from ply 12 to the end minus 2, skips positions in
+check, makes each quiet (plays the principal variation of the built-in engine's quiescence search,
+:meth:`shogiban.engine.search.Searcher.qsearch`) and scores the quiet position with Fairy-Stockfish
+(``go depth N``, Threads 1, Hash 16) from the side to move's view, mates clamped to +-MATE_CP.  The
+games are GPL data: the cache is written outside the repository (default under /tmp) and must stay
+out of it.
+
+``tune`` fits the scale K of the win-rate curve sigmoid(score / K) to the Fairy-Stockfish scores,
+then runs a coordinate descent with shrinking steps over the named parameters of
+:class:`shogiban.engine.evaluate.EvalParams`, minimising the mean squared error between
+sigmoid(static eval / K) and sigmoid(FSF score / K) on a training split.  It reports the held-out
+error before and after and prints the tuned vector as a literal to paste into evaluate.py.  The
+static evaluation is linear in "derived" values (the table entries the parameters give), so each
+position is reduced once to feature counts and a candidate is scored by a matrix product; the
+reduction is checked against :func:`shogiban.engine.evaluate.evaluate` with rebuilt tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from shogiban import Board
+from shogiban.engine.evaluate import EvalParams
+
+MATE_CP = 3000
+DEFAULT_GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "usi_games" / "lishogi_prod_500.usi"
+DEFAULT_DATA = Path("/tmp/shogiban-tune/positions.tsv")
+FSF = "/usr/games/fairy-stockfish"
+
+
+# -- make-data ---------------------------------------------------------------------------------------
+
+
+def read_games(path: Path) -> list[list[str]]:
+    """The USI move lists of *path*, one game a line (``#`` lines are comments)."""
+    return [line.split() for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
+
+
+def sample_plies(length: int, *, first: int = 12, step: int = 3, tail: int = 2) -> range:
+    """Plies (number of moves played) sampled from a game of *length* moves."""
+    return range(first, length - tail + 1, step)
+
+
+def quiet(board: Board) -> Board | None:
+    """The end of the built-in engine's quiescence PV from *board* (None when that position is in
+    check or has no legal move)."""
+    from shogiban.engine.levels import profile
+    from shogiban.engine.search import INF, Searcher
+    from shogiban.engine.timeman import TimePlan
+
+    pos = Board(board.sfen())
+    searcher = Searcher(
+        pos, profile(8), {}, 1024, [0] * 65536, random.Random(0),
+        plan=TimePlan(None, None), max_depth=None, max_nodes=None, stop=None, on_info=None,
+    )
+    searcher.qsearch(-INF, INF, 0, 0)
+    leaf = Board(board.sfen())
+    for code in searcher.pv[0]:
+        leaf._push(code)
+    leaf = Board(leaf.sfen())
+    if leaf.is_check() or not leaf._legal_codes():
+        return None
+    return leaf
+
+
+def clamp_score(cp: int | None, winning: bool | None = None) -> int:
+    """A Fairy-Stockfish score in centipawns, mates (*winning* given) and big scores clamped to
+    +-MATE_CP."""
+    if winning is not None:
+        return MATE_CP if winning else -MATE_CP
+    assert cp is not None
+    return max(-MATE_CP, min(MATE_CP, cp))
+
+
+def make_data(games_path: Path, out: Path, depth: int, limit: int | None) -> None:
+    """Write ``game, ply, sfen of the quiet position, FSF score`` rows (TSV) to *out*."""
+    from shogiban.engines import Limit, SimpleEngine
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    games = read_games(games_path)
+    engine = SimpleEngine.popen_usi(FSF)
+    engine.configure({"Threads": 1, "Hash": 16})
+    started = time.perf_counter()
+    rows = 0
+    try:
+        with out.open("w") as handle:
+            for index, moves in enumerate(games):
+                board = Board()
+                wanted = set(sample_plies(len(moves)))
+                for ply, usi in enumerate(moves, 1):
+                    board.push_usi(usi)
+                    if ply not in wanted or board.is_check():
+                        continue
+                    leaf = quiet(board)
+                    if leaf is None:
+                        continue
+                    info = engine.analyse(leaf, Limit(depth=depth))
+                    pov = info.get("score")
+                    if pov is None:
+                        continue
+                    score = clamp_score(pov.relative.cp, pov.relative.winning if pov.is_mate() else None)
+                    handle.write(f"{index}\t{ply}\t{leaf.sfen()}\t{score}\n")
+                    rows += 1
+                    if limit is not None and rows >= limit:
+                        return
+                handle.flush()
+                if index % 20 == 19:
+                    elapsed = time.perf_counter() - started
+                    print(f"{index + 1} games, {rows} positions, {elapsed:.0f} s", file=sys.stderr)
+    finally:
+        engine.quit()
+        print(f"{rows} positions in {time.perf_counter() - started:.0f} s -> {out}", file=sys.stderr)
+
+
+# -- features ----------------------------------------------------------------------------------------
+
+#: A derived value of the evaluation: a parameter entry ("material", 1), an attack entry after the
+#: attack scale, a hand sum ("hand_sum", pt, n), ...
+Key = tuple[str | int, ...]
+#: A position reduced to coefficients of derived values (side to move's view).
+Features = dict[Key, int]
+
+_GOLDLIKE = (7, 9, 10, 11, 12)
+_ATTACK_FIELDS = {1: "attack_pawn", 4: "attack_silver", 13: "attack_horse", 14: "attack_dragon"}
+
+
+def _defence_key(pt: int, dy: int, dx: int) -> Key | None:
+    d = max(abs(dy), dx)
+    if pt in _GOLDLIKE:
+        if d == 1 and dy > 0:
+            return ("defence_gold_behind",)
+        return ("defence_gold", d) if d < 4 else None
+    if pt == 4:
+        return ("defence_silver", d) if d < 4 else None
+    if pt == 3:
+        return ("defence_knight",) if d <= 2 else None
+    if pt == 1:
+        return ("defence_pawn",) if dy < 0 and dx <= 1 and d <= 3 else None
+    if pt == 6:
+        return ("defence_rook",) if d <= 2 else None
+    return None
+
+
+def _attack_key(pt: int, dy: int, dx: int) -> Key | None:
+    from shogiban.engine.evaluate import RADIUS
+
+    d = max(abs(dy), dx)
+    if pt in _GOLDLIKE:
+        return ("scaled", "attack_gold", d) if d < 5 else None
+    if pt in _ATTACK_FIELDS:
+        size = {1: 3, 4: 5, 13: 5, 14: 6}[pt]
+        return ("scaled", _ATTACK_FIELDS[pt], d) if d < size else None
+    if pt == 3:
+        return ("scaled", "attack_knight") if d == 2 else None
+    if pt == 2:
+        return ("scaled", "attack_lance") if dx == 0 and 0 < dy <= RADIUS else None
+    if pt == 6:
+        return ("scaled", "attack_rook") if d <= 3 else None
+    return None
+
+
+def features(board: Board) -> Features:
+    """*board*'s evaluation as coefficients of derived values (see :func:`derived`), so that
+    ``evaluate(board, build_tables(p)) == sum(coef * derived(p, key))``."""
+    from shogiban.engine.evaluate import king_features
+
+    pos = board
+    stm = pos._turn
+    out: Features = {}
+
+    def add(key: Key | None, coef: int) -> None:
+        if key is not None and coef:
+            out[key] = out.get(key, 0) + coef
+
+    kings = pos._kings
+    for sq in range(81):
+        piece = pos._board[sq]
+        if not piece:
+            continue
+        pt, color = piece & 15, piece >> 4
+        s = 1 if color == stm else -1
+        rel = 80 - sq if color else sq
+        row, col = divmod(rel, 9)
+        adv = 8 - row
+        edge = col in (0, 8)
+        add(("material", pt), s)
+        if pt == 1:
+            add(("place_pawn", adv), s)
+        elif pt == 2 and adv <= 1:
+            add(("place_lance_home",), s)
+        elif pt in (3, 4, 7):
+            name = {3: "knight", 4: "silver", 7: "gold"}[pt]
+            add((f"place_{name}", adv), s)
+            if edge:
+                add((f"edge_{name}",), -s)
+        elif pt == 8:
+            add(("place_king", adv), s)
+            add(("place_king_file", abs(col - 4)), s)
+        if pt == 8:
+            continue
+        for king, key_of in ((kings[color], _defence_key), (kings[color ^ 1], _attack_key)):
+            if king < 0:
+                continue
+            krow, kcol = divmod(80 - king if color else king, 9)
+            add(key_of(pt, row - krow, abs(col - kcol)), s)
+    for color in (0, 1):
+        s = 1 if color == stm else -1
+        for pt in range(1, 8):
+            n = pos._hands[color][pt]
+            if n:
+                add(("hand_sum", pt, min(n, 19)), s)
+        danger = king_features(pos, color)
+        if danger is not None:
+            attacked, empty, threat = danger
+            add(("attacked", attacked), -s)
+            add(("exposure", empty), -s * threat)
+            add(("attacked_hand",), -s * attacked * threat)
+    add(("tempo",), 1)
+    return out
+
+
+def derived(params: EvalParams, key: Key) -> int:
+    """The value *key* stands for under *params*."""
+    head = key[0]
+    if head == "scaled":
+        field = getattr(params, str(key[1]))
+        value = field[int(key[2])] if len(key) > 2 else field
+        return int(value) * params.attack_scale_num // params.attack_scale_den
+    if head == "hand_sum":
+        pt, n = int(key[1]), int(key[2])
+        first, step, floor = params.hand_first[pt], params.hand_step[pt], params.hand_floor[pt]
+        return sum(max(floor, first - step * i) for i in range(n))
+    field = getattr(params, str(head))
+    return int(field[int(key[1])]) if len(key) > 1 else int(field)
+
+
+# -- parameters by name ------------------------------------------------------------------------------
+
+#: A tunable coordinate: a field of EvalParams and an index in it (None for an int field).
+Coord = tuple[str, int | None]
+
+
+def coordinates(params: EvalParams) -> list[Coord]:
+    """The tunable coordinates: every entry of every field except the attack scale (redundant with
+    the attack terms), index 0 of the by-type tuples and the king's material."""
+    coords: list[Coord] = []
+    for field in dataclasses.fields(params):
+        if field.name.startswith("attack_scale"):
+            continue
+        value = getattr(params, field.name)
+        if isinstance(value, int):
+            coords.append((field.name, None))
+            continue
+        for index in range(len(value)):
+            by_type = field.name in ("material", "hand_first", "hand_step", "hand_floor")
+            if by_type and index in (0, 8):
+                continue
+            coords.append((field.name, index))
+    return coords
+
+
+def get(params: EvalParams, coord: Coord) -> int:
+    """The value of *coord* in *params*."""
+    value = getattr(params, coord[0])
+    return int(value) if coord[1] is None else int(value[coord[1]])
+
+
+def with_value(params: EvalParams, coord: Coord, value: int) -> EvalParams:
+    """*params* with *coord* set to *value*."""
+    name, index = coord
+    new: object = value
+    if index is not None:
+        old = getattr(params, name)
+        new = (*old[:index], value, *old[index + 1 :])
+    changes: dict[str, object] = {name: new}
+    return dataclasses.replace(params, **changes)  # type: ignore[arg-type]
+
+
+def params_literal(params: EvalParams, name: str = "DEFAULT_PARAMS") -> str:
+    """*params* as Python source to paste into evaluate.py."""
+    lines = [f"{name} = EvalParams("]
+    lines.extend(f"    {field.name}={getattr(params, field.name)!r}," for field in dataclasses.fields(params))
+    lines.append(")")
+    return "\n".join(lines)
+
+
+def parse_params(text: str) -> EvalParams:
+    """The EvalParams of a :func:`params_literal` (``NAME = EvalParams(...)`` or the bare call)."""
+    tree = ast.parse(text.strip())
+    node = tree.body[0]
+    call = node.value if isinstance(node, (ast.Assign, ast.Expr)) else None
+    if not isinstance(call, ast.Call):
+        raise ValueError("expected EvalParams(...)")
+    values = {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords if kw.arg is not None}
+    return EvalParams(**values)
+
+
+# -- fitting -----------------------------------------------------------------------------------------
+
+
+def sigmoid(x: float) -> float:
+    if x < -500:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def fit_k(scores: Sequence[int], results: Sequence[float], lo: float = 50.0, hi: float = 20000.0) -> float:
+    """The K minimising the mean squared error between sigmoid(score / K) and the game results
+    (1 win, 0 loss for the side to move), by golden-section search on [lo, hi]."""
+    def loss(k: float) -> float:
+        return sum((sigmoid(s / k) - r) ** 2 for s, r in zip(scores, results, strict=True)) / len(scores)
+
+    ratio = (math.sqrt(5) - 1) / 2
+    a, b = lo, hi
+    for _ in range(60):
+        c, d = b - ratio * (b - a), a + ratio * (b - a)
+        if loss(c) <= loss(d):
+            b = d
+        else:
+            a = c
+    return (a + b) / 2
+
+
+def mse(evals: Sequence[float], targets: Sequence[float], k: float) -> float:
+    """Mean of (sigmoid(eval / K) - target)^2, the targets already on the win-rate scale."""
+    return sum((sigmoid(e / k) - t) ** 2 for e, t in zip(evals, targets, strict=True)) / len(evals)
+
+
+class Model:
+    """Positions as features, their evaluations under the current parameters and the errors."""
+
+    def __init__(self, rows: list[Features], targets: list[float], k: float, params: EvalParams) -> None:
+        self.rows = rows
+        self.targets = targets
+        self.k = k
+        self.params = params
+        self.index: dict[Key, list[tuple[int, int]]] = {}
+        for i, row in enumerate(rows):
+            for key, coef in row.items():
+                self.index.setdefault(key, []).append((i, coef))
+        self.values = {key: derived(params, key) for key in self.index}
+        self.evals = [float(sum(coef * self.values[key] for key, coef in row.items())) for row in rows]
+        self.errors = [(sigmoid(e / k) - t) ** 2 for e, t in zip(self.evals, targets, strict=True)]
+        self.total = sum(self.errors)
+
+    def loss(self) -> float:
+        return self.total / max(1, len(self.rows))
+
+    def trial(self, params: EvalParams, commit: bool) -> float:
+        """The total error under *params* (which differ in few derived values); kept if *commit*."""
+        changed = {}
+        for key, old in self.values.items():
+            new = derived(params, key)
+            if new != old:
+                changed[key] = new - old
+        delta: dict[int, float] = {}
+        for key, diff in changed.items():
+            for i, coef in self.index[key]:
+                delta[i] = delta.get(i, 0.0) + coef * diff
+        total = self.total
+        new_errors = {}
+        for i, d in delta.items():
+            err = (sigmoid((self.evals[i] + d) / self.k) - self.targets[i]) ** 2
+            new_errors[i] = err
+            total += err - self.errors[i]
+        if commit:
+            for i, d in delta.items():
+                self.evals[i] += d
+                self.errors[i] = new_errors[i]
+            for key, diff in changed.items():
+                self.values[key] += diff
+            self.total = total
+            self.params = params
+        return total
+
+
+def local_search(
+    model: Model, coords: Sequence[Coord], steps: Sequence[int] = (16, 8, 4, 2, 1), passes: int = 2,
+    log: Callable[[str], None] = print,
+) -> EvalParams:
+    """Coordinate descent with shrinking steps: try each coordinate +-step, keep what lowers the
+    training error; up to *passes* sweeps per step size."""
+    for step in steps:
+        for sweep in range(passes):
+            improved = 0
+            for coord in coords:
+                base = get(model.params, coord)
+                for value in (base + step, base - step):
+                    candidate = with_value(model.params, coord, value)
+                    if model.trial(candidate, commit=False) < model.total - 1e-12:
+                        model.trial(candidate, commit=True)
+                        improved += 1
+                        break
+            log(f"step {step} sweep {sweep + 1}: {improved} changes, train mse {model.loss():.6f}")
+            if not improved:
+                break
+    return model.params
+
+
+def game_results(games_path: Path) -> dict[int, int]:
+    """For each game index, the side that made the last move (taken as the winner: 0 sente)."""
+    return {i: (len(moves) - 1) % 2 for i, moves in enumerate(read_games(games_path))}
+
+
+def load_data(path: Path) -> list[tuple[int, str, int]]:
+    """(game index, SFEN, FSF score) rows of a make-data cache."""
+    rows = []
+    for line in path.read_text().splitlines():
+        game, _ply, sfen, score = line.split("\t")
+        rows.append((int(game), sfen, int(score)))
+    return rows
+
+
+def tune(data_path: Path, games_path: Path, holdout: int, check: int, fields: Sequence[str] = ()) -> EvalParams:
+    """Fit K, then the parameters; print the figures and the tuned literal."""
+    from shogiban.engine.evaluate import DEFAULT_PARAMS, build_tables, evaluate
+
+    data = load_data(data_path)
+    winners = game_results(games_path)
+    boards = [Board(sfen) for _, sfen, _ in data]
+    scores = [score for _, _, score in data]
+    results = [1.0 if winners[g] == b.turn else 0.0 for (g, _, _), b in zip(data, boards, strict=True)]
+    k = fit_k(scores, results)
+    print(f"{len(data)} positions from {len({g for g, _, _ in data})} games; K = {k:.1f} "
+          f"(result mse of sigmoid(FSF/K): {mse(scores, results, k):.5f})")
+    rows = [features(b) for b in boards]
+    rng = random.Random(1)
+    for i in rng.sample(range(len(boards)), min(check, len(boards))):
+        for params in (DEFAULT_PARAMS, with_value(DEFAULT_PARAMS, ("attack_gold", 1), 97)):
+            value = sum(coef * derived(params, key) for key, coef in rows[i].items())
+            assert value == evaluate(boards[i], build_tables(params)), boards[i].sfen()
+    targets = [sigmoid(s / k) for s in scores]
+    train = [i for i, (g, _, _) in enumerate(data) if g % holdout]
+    test = [i for i, (g, _, _) in enumerate(data) if not g % holdout]
+    fit = Model([rows[i] for i in train], [targets[i] for i in train], k, DEFAULT_PARAMS)
+    held = Model([rows[i] for i in test], [targets[i] for i in test], k, DEFAULT_PARAMS)
+    print(f"before: train mse {fit.loss():.6f}, held-out mse {held.loss():.6f} ({len(train)}/{len(test)} positions)")
+    started = time.perf_counter()
+    coords = [c for c in coordinates(DEFAULT_PARAMS) if not fields or c[0] in fields]
+    tuned = local_search(fit, coords)
+    held.trial(tuned, commit=True)
+    print(f"after: train mse {fit.loss():.6f}, held-out mse {held.loss():.6f} ({time.perf_counter() - started:.0f} s)")
+    print(params_literal(tuned))
+    return tuned
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    commands = parser.add_subparsers(dest="command", required=True)
+    data = commands.add_parser("make-data", help="score quiet positions of real games with Fairy-Stockfish")
+    data.add_argument("--games", type=Path, default=DEFAULT_GAMES)
+    data.add_argument("--out", type=Path, default=DEFAULT_DATA)
+    data.add_argument("--depth", type=int, default=8)
+    data.add_argument("--limit", type=int, default=None, help="stop after this many positions")
+    fit = commands.add_parser("tune", help="fit K and the evaluation's parameters to the scores")
+    fit.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    fit.add_argument("--games", type=Path, default=DEFAULT_GAMES)
+    fit.add_argument("--holdout", type=int, default=5, help="hold out the games whose index is a multiple of this")
+    fit.add_argument("--check", type=int, default=200, help="positions whose features are checked against evaluate")
+    fit.add_argument("--fields", default="", help="tune only these EvalParams fields (comma-separated)")
+    args = parser.parse_args(argv)
+    if args.command == "make-data":
+        make_data(args.games, args.out, args.depth, args.limit)
+    else:
+        tune(args.data, args.games, args.holdout, args.check, [f for f in args.fields.split(",") if f])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -467,3 +467,67 @@ def test_unpromoted_bishop_keeps_the_pawn_drop_legal_and_the_horse_makes_it_uchi
         wrong = try_move("tactics", _section("tactics", "bishop_unpromoted"), "1e3c+", lang)
         assert wrong["success"] is False
         assert wrong["feedback"] == render_text("lessons.tactics.bishop_promoted_uchifuzume", lang)
+
+
+# -- issue 25, last slice: 垂れ歩 and 叩きの歩 ---------------------------------------------------------
+
+
+def _captures_on(board: Board, square: str) -> list[str]:
+    return [m.usi() for m in board.legal_moves if m.usi()[2:4] == square]
+
+
+def _engine_score_after(sfen: str, usi: str, depth: int) -> int:
+    """The built-in engine's score for sente after *usi*, searched to *depth* (centipawns)."""
+    from shogiban.engine import BuiltinSearch
+    from shogiban.engines import Limit
+
+    board = Board(sfen)
+    board.push_usi(usi)
+    score = BuiltinSearch(8, seed=0).search(board, Limit(depth=depth)).info["score"].relative
+    assert score.cp is not None, score
+    return -score.cp
+
+
+def test_the_dangling_pawn_is_safe_one_square_short_of_the_zone_and_promotes_next() -> None:
+    spec = get_lesson("tactics").sections[_section("tactics", "dangling_pawn")]["exercise"]
+    board = Board(spec["sfen"])
+    drops = sorted(m.usi() for m in board.legal_moves if m.usi().startswith("P*"))
+    assert drops == [f"P*2{rank}" for rank in "bcdefghi"]  # file 2 is the only one without a sente pawn
+    for wrong in ("P*2c", "P*2b"):
+        after = Board(spec["sfen"])
+        after.push_usi(wrong)
+        assert _captures_on(after, wrong[2:]), wrong  # taken at once
+        assert spec["why"][wrong] == "dangling_taken"
+    after = Board(spec["sfen"])
+    after.push_usi("P*2d")
+    assert _captures_on(after, "2d") == []  # nothing reaches it
+    after.push_usi("4a3a")
+    assert Move.from_usi("2d2c+") in after.legal_moves  # and it promotes next move
+    for lang in LANGUAGES:
+        wrong_answer = try_move("tactics", _section("tactics", "dangling_pawn"), "P*2c", lang)
+        assert wrong_answer["feedback"] == render_text("lessons.tactics.dangling_taken", lang)
+        assert try_move("tactics", _section("tactics", "dangling_pawn"), "P*2d", lang)["success"] is True
+
+
+def test_the_tapping_pawn_pulls_the_silver_off_the_rooks_promotion_square() -> None:
+    spec = get_lesson("tactics").sections[_section("tactics", "tapping_pawn")]["exercise"]
+    rushed = Board(spec["sfen"])
+    rushed.push_usi("2h2c+")
+    assert "1b2c" in _captures_on(rushed, "2c")  # the silver guards 2c
+    tapped = Board(spec["sfen"])
+    tapped.push_usi("P*1c")
+    assert "1b1c" in _captures_on(tapped, "1c")  # the silver may take the pawn...
+    tapped.push_usi("1b1c")
+    tapped.push_usi("2h2c+")
+    assert _captures_on(tapped, "2c") == []  # ...and then no longer guards 2c
+    for lang in LANGUAGES:
+        wrong = try_move("tactics", _section("tactics", "tapping_pawn"), "2h2c+", lang)
+        assert wrong["feedback"] == render_text("lessons.tactics.tap_guarded", lang)
+
+
+@pytest.mark.parametrize(("text", "answer"), [("dangling_pawn", "P*2d"), ("tapping_pawn", "P*1c")])
+def test_the_engine_prefers_the_pawn_tactic_to_each_explained_wrong_move(text: str, answer: str) -> None:
+    spec = get_lesson("tactics").sections[_section("tactics", text)]["exercise"]
+    best = _engine_score_after(spec["sfen"], answer, 4)
+    for wrong in spec["why"]:
+        assert best >= _engine_score_after(spec["sfen"], wrong, 4) + 150, (answer, wrong)

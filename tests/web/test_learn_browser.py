@@ -440,3 +440,38 @@ def test_a_fork_is_solved(server: str, browser: Any, language: str, why: str) ->
     assert board.locator('.sb-pieces [data-square="4c"]').count() == 1
     assert page.errors == []
     page.context.close()
+
+
+# -- issue 25, last slice: 垂れ歩 and 叩きの歩 ---------------------------------------------------------
+
+
+def _tactics_index(text: str) -> int:
+    from shogiban.lessons.content import get_lesson
+
+    return next(i for i, section in enumerate(get_lesson("tactics").sections) if section.get("text") == text)
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "wrong", "why", "answer", "lands"),
+    [
+        ("en", "tapping_pawn", "2h2c+", "takes your rook", "P*1c", "1c"),
+        ("zh-Hant", "tapping_pawn", "2h2c+", "吃掉你的飛車", "P*1c", "1c"),
+        ("ja", "dangling_pawn", "P*2c", "すぐに取られます", "P*2d", "2d"),
+        ("zh-Hans", "dangling_pawn", "P*2b", "马上被吃", "P*2d", "2d"),
+    ],
+)
+def test_the_pawn_tactics_are_solved(server: str, browser: Any, language: str, text: str, wrong: str, why: str,
+                                     answer: str, lands: str) -> None:
+    page = open_lesson(browser, server, "tactics", language)
+    section = page.locator(f'section.lesson-section[data-index="{_tactics_index(text)}"]')
+    board = section.locator(".lesson-board")
+    play_move(page, board, wrong)
+    assert why in wait_feedback(page, section, False)
+    section.locator('[data-action="reset"]').click()
+    page.wait_for_function("el => el.dataset.success === undefined", arg=section.locator(".lesson-feedback")
+                           .element_handle(), timeout=15000)
+    play_move(page, board, answer)
+    wait_feedback(page, section, True)
+    assert board.locator(f'.sb-pieces [data-square="{lands}"]').count() == 1
+    assert page.errors == []
+    page.context.close()

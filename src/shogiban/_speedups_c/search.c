@@ -683,6 +683,7 @@ PyObject *set_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     EvalTables *t = st->eval;
     long v[3];
     int i, late[4];
+    int8_t lmr[64][64];
     PyObject *seq;
     if (t == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "shogiban._speedups: set_eval() was not called");
@@ -739,7 +740,7 @@ PyObject *set_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             PyErr_SetString(PyExc_ValueError, "set_search(): lmr values must be in 0..127");
             return NULL;
         }
-        t->lmr[i / 64][i % 64] = (int8_t)x;
+        lmr[i / 64][i % 64] = (int8_t)x;
     }
     Py_DECREF(seq);
     Py_INCREF(args[0]);
@@ -748,6 +749,7 @@ PyObject *set_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     t->mate_bound = (int)v[1];
     t->perpetual_win = (int)v[2];
     memcpy(t->late_moves, late, sizeof late);
+    memcpy(t->lmr, lmr, sizeof lmr);
     Py_RETURN_NONE;
 }
 

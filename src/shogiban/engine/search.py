@@ -143,7 +143,9 @@ class SearchStopped(Exception):  # noqa: N818 - a signal, not an error
 _Search = Callable[["Searcher", int, int, int, int, bool], tuple[int, list[int]]]
 _c_search: _Search | None = None
 if SPEEDUPS is not None:
-    SPEEDUPS.set_search(SearchStopped, MAX_PLY, MATE_BOUND, PERPETUAL_WIN, _LATE_MOVES, [r for row in _LMR for r in row])
+    SPEEDUPS.set_search(
+        SearchStopped, MAX_PLY, MATE_BOUND, PERPETUAL_WIN, _LATE_MOVES, [r for row in _LMR for r in row]
+    )
     _c_search = SPEEDUPS.search
 
 

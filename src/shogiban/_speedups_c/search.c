@@ -455,8 +455,8 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
     }
     if (!pv_node && !in_check && beta < mate_bound && beta > -mate_bound) {
         int stat = static_eval(t, p, score);
-        prune_quiets = depth <= 2 && stat + 250 * depth <= alpha;
-        if (depth <= 2 && stat - 200 * depth >= beta) {
+        prune_quiets = depth <= 3 && stat + 250 * depth <= alpha;
+        if (depth <= 5 && stat - 180 * depth >= beta) {
             Py_DECREF(key);
             return stat;
         }

@@ -457,9 +457,9 @@ class Searcher:
         if not pv_node and not in_check and abs(beta) < MATE_BOUND:
             static = self.static_eval()
             # Futility: near the leaves, quiet moves cannot lift a score this far below alpha.
-            prune_quiets = depth <= 2 and static + 250 * depth <= alpha
+            prune_quiets = depth <= 3 and static + 250 * depth <= alpha
             # Reverse futility: far above beta near the leaves, a quiet move will not lose it all.
-            if depth <= 2 and static - 200 * depth >= beta:
+            if depth <= 5 and static - 180 * depth >= beta:
                 return static
             if null_ok and depth >= 3 and static >= beta and self._has_pieces():
                 reduction = 3 + depth // 4

@@ -34,6 +34,8 @@ typedef struct EvalTables {
     /* set_search: search.SearchStopped and the search's constants */
     PyObject *stopped_exc;
     int max_ply, mate_bound, perpetual_win, late_moves[4];
+    /* search._LMR: late-move reductions by depth and move number (each capped at 63) */
+    int8_t lmr[64][64];
 } EvalTables;
 
 /* A search's work space: a position, its moves and its line per ply.  One per search in

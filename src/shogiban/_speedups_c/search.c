@@ -24,6 +24,8 @@
 #define LOWER 1
 #define UPPER 2
 #define NO_MOVES 10000
+/* search._MALUS_MOVES */
+#define MALUS_MOVES 32
 
 /* -- may_give_check, threatens ------------------------------------------------------------- */
 
@@ -349,6 +351,19 @@ static int qs(CSearch *c, int alpha, int beta, int ply, int score)
     return value;
 }
 
+/* history[index] += delta; -1 with an exception. */
+static int add_history(PyObject *history, int index, long long delta)
+{
+    PyObject *updated;
+    long long v = PyLong_AsLongLong(PyList_GET_ITEM(history, index));
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if ((updated = PyLong_FromLongLong(v + delta)) == NULL)
+        return -1;
+    PyList_SetItem(history, index, updated);
+    return 0;
+}
+
 static PyObject *tt_entry(int depth, int flag, int score, int code)
 {
     return Py_BuildValue("(iiii)", depth, flag, score, code);
@@ -363,7 +378,8 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
     const Pos *p = &w->pos[ply];
     int mate = t->mate, mate_bound = t->mate_bound, inf = mate + 1;
     int in_check, tt_move = 0, pv_node, prune_quiets = 0, n, ncaps, i, best, best_code = 0, original_alpha;
-    int turn_bit, late, searched, phase, next_cap, next_quiet, k0, k1, value, flag;
+    int turn_bit, late, searched, phase, next_cap, next_quiet, k0, k1, value, flag, ntried = 0;
+    uint16_t tried[MALUS_MOVES];
     uint64_t h;
     uint16_t *codes, *order;
     PyObject *key, *entry;
@@ -439,13 +455,13 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
     }
     if (!pv_node && !in_check && beta < mate_bound && beta > -mate_bound) {
         int stat = static_eval(t, p, score);
-        prune_quiets = depth <= 2 && stat + 250 * depth <= alpha;
-        if (depth <= 2 && stat - 200 * depth >= beta) {
+        prune_quiets = depth <= 3 && stat + 250 * depth <= alpha;
+        if (depth <= 5 && stat - 180 * depth >= beta) {
             Py_DECREF(key);
             return stat;
         }
         if (null_ok && depth >= 3 && stat >= beta && has_pieces(p)) {
-            int reduction = depth >= 6 ? 3 : 2, saved_floor = c->floor;
+            int reduction = 3 + depth / 4, saved_floor = c->floor;
             Pos *child = &w->pos[ply + 1];
             memcpy(child, p, sizeof *child);
             child->turn ^= 1;
@@ -574,9 +590,24 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
         } else {
             int reduction = 0;
             if (depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check) {
-                reduction = 1 + (searched >= 10) + (depth >= 7);
+                long long good = PyLong_AsLongLong(PyList_GET_ITEM(c->history, code | turn_bit));
+                if (good == -1 && PyErr_Occurred()) {
+                    c->n--;
+                    goto error;
+                }
+                reduction = t->lmr[depth < 63 ? depth : 63][searched < 63 ? searched : 63];
+                if (pv_node)
+                    reduction--;
                 if (threat || code == c->killers[ply][0] || code == c->killers[ply][1])
                     reduction--;
+                if (good < 0)
+                    reduction++;
+                else if (good > 64LL * depth * depth)
+                    reduction--;
+                if (reduction > depth - 2)
+                    reduction = depth - 2;
+                if (reduction < 0)
+                    reduction = 0;
             }
             value = -search(c, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, 1, child_score);
             if (!c->error && reduction && value > alpha)
@@ -595,23 +626,24 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
                 set_pv(w, ply, code);
                 if (value >= beta) {
                     if (quiet) {
-                        PyObject *item, *updated;
-                        long long v;
+                        long long bonus = (long long)depth * depth;
                         if (c->killers[ply][0] != code) {
                             c->killers[ply][1] = c->killers[ply][0];
                             c->killers[ply][0] = code;
                         }
-                        item = PyList_GET_ITEM(c->history, code | turn_bit);
-                        if ((v = PyLong_AsLongLong(item)) == -1 && PyErr_Occurred())
+                        if (add_history(c->history, code | turn_bit, bonus) < 0)
                             goto error;
-                        if ((updated = PyLong_FromLongLong(v + (long long)depth * depth)) == NULL)
-                            goto error;
-                        PyList_SetItem(c->history, code | turn_bit, updated);
+                        /* the quiet moves searched before failed: a malus */
+                        for (i = 0; i < ntried; i++)
+                            if (add_history(c->history, tried[i] | turn_bit, -bonus) < 0)
+                                goto error;
                     }
                     break;
                 }
             }
         }
+        if (quiet && ntried < MALUS_MOVES)
+            tried[ntried++] = (uint16_t)code;
     }
     flag = best >= beta ? LOWER : best > original_alpha ? EXACT : UPPER;
     /* Searcher._store */
@@ -641,9 +673,9 @@ error:
 /* -- module functions ------------------------------------------------------------------------ */
 
 const char set_search_doc[] = PyDoc_STR(
-    "set_search(stopped, max_ply, mate_bound, perpetual_win, late_moves, /)\n--\n\n"
+    "set_search(stopped, max_ply, mate_bound, perpetual_win, late_moves, lmr, /)\n--\n\n"
     "Hand over shogiban.engine.search's SearchStopped and constants (MAX_PLY, MATE_BOUND, PERPETUAL_WIN,\n"
-    "_LATE_MOVES, 4 ints); set_eval must be called first.");
+    "_LATE_MOVES, 4 ints, and _LMR flattened, 64 * 64 ints in 0..127); set_eval must be called first.");
 
 PyObject *set_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -651,13 +683,14 @@ PyObject *set_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     EvalTables *t = st->eval;
     long v[3];
     int i, late[4];
+    int8_t lmr[64][64];
     PyObject *seq;
     if (t == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "shogiban._speedups: set_eval() was not called");
         return NULL;
     }
-    if (nargs != 5) {
-        PyErr_Format(PyExc_TypeError, "set_search() takes 5 arguments (%zd given)", nargs);
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError, "set_search() takes 6 arguments (%zd given)", nargs);
         return NULL;
     }
     if (!PyExceptionClass_Check(args[0])) {
@@ -688,12 +721,35 @@ PyObject *set_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         late[i] = x < 0 ? 0 : x > NO_MOVES ? NO_MOVES : (int)x;
     }
     Py_DECREF(seq);
+    seq = PySequence_Fast(args[5], "set_search(): lmr must be a sequence");
+    if (seq == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != 64 * 64) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "set_search(): lmr must hold 64 * 64 ints");
+        return NULL;
+    }
+    for (i = 0; i < 64 * 64; i++) {
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (x == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        if (x < 0 || x > 127) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "set_search(): lmr values must be in 0..127");
+            return NULL;
+        }
+        lmr[i / 64][i % 64] = (int8_t)x;
+    }
+    Py_DECREF(seq);
     Py_INCREF(args[0]);
     Py_XSETREF(t->stopped_exc, args[0]);
     t->max_ply = (int)v[0];
     t->mate_bound = (int)v[1];
     t->perpetual_win = (int)v[2];
     memcpy(t->late_moves, late, sizeof late);
+    memcpy(t->lmr, lmr, sizeof lmr);
     Py_RETURN_NONE;
 }
 

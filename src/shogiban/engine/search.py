@@ -12,6 +12,7 @@ that gave every check of the cycle (連続王手の千日手); an entering-king 
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
@@ -56,6 +57,11 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 #: Late-move pruning: at non-PV nodes of these depths, quiet moves past this many are skipped.
 _LATE_MOVES = (0, 14, 22, 36)
 _Z_WHITE = zobrist.WHITE_TO_MOVE
+#: Late-move reductions by depth and move number (both capped at 63): logarithmic in each, as in
+#: Stockfish, before the adjustments of :meth:`Searcher.search` (PV node, killer, threat, history).
+_LMR = [[int(0.5 + math.log(d) * math.log(m) / 2.25) if d and m else 0 for m in range(64)] for d in range(64)]
+#: How many quiet moves that failed to cut are punished (their history lowered) at a cut.
+_MALUS_MOVES = 32
 #: Bytes one transposition-table entry costs in CPython (dict slot, int key, tuple of 4 ints).
 TT_ENTRY_BYTES = 200
 #: Seconds between two reports in a long iteration: GUIs show the last report as the engine's
@@ -137,7 +143,9 @@ class SearchStopped(Exception):  # noqa: N818 - a signal, not an error
 _Search = Callable[["Searcher", int, int, int, int, bool], tuple[int, list[int]]]
 _c_search: _Search | None = None
 if SPEEDUPS is not None:
-    SPEEDUPS.set_search(SearchStopped, MAX_PLY, MATE_BOUND, PERPETUAL_WIN, _LATE_MOVES)
+    SPEEDUPS.set_search(
+        SearchStopped, MAX_PLY, MATE_BOUND, PERPETUAL_WIN, _LATE_MOVES, [r for row in _LMR for r in row]
+    )
     _c_search = SPEEDUPS.search
 
 
@@ -449,12 +457,12 @@ class Searcher:
         if not pv_node and not in_check and abs(beta) < MATE_BOUND:
             static = self.static_eval()
             # Futility: near the leaves, quiet moves cannot lift a score this far below alpha.
-            prune_quiets = depth <= 2 and static + 250 * depth <= alpha
+            prune_quiets = depth <= 3 and static + 250 * depth <= alpha
             # Reverse futility: far above beta near the leaves, a quiet move will not lose it all.
-            if depth <= 2 and static - 200 * depth >= beta:
+            if depth <= 5 and static - 180 * depth >= beta:
                 return static
             if null_ok and depth >= 3 and static >= beta and self._has_pieces():
-                reduction = 3 if depth >= 6 else 2
+                reduction = 3 + depth // 4
                 self._null_push()
                 try:
                     score = -self.search(depth - 1 - reduction, -beta, -beta + 1, ply + 1, False)
@@ -472,6 +480,8 @@ class Searcher:
         original_alpha = alpha
         killers = self.killers[ply]
         late = _LATE_MOVES[depth] if not pv_node and not in_check and depth < len(_LATE_MOVES) else 10_000
+        history = self.history
+        tried: list[int] = []  # the quiet moves searched that did not cut (the first _MALUS_MOVES)
         for searched, code in enumerate(self._ordered(codes, tt_move, ply)):
             quiet = not board[code & 127] and not code >> 14
             threat = False
@@ -492,9 +502,17 @@ class Searcher:
                 else:
                     reduction = 0
                     if depth >= 3 and searched >= 3 and quiet and not in_check and not gives_check:
-                        reduction = 1 + (searched >= 10) + (depth >= 7)
+                        reduction = _LMR[min(depth, 63)][min(searched, 63)]
+                        if pv_node:
+                            reduction -= 1
                         if threat or code == killers[0] or code == killers[1]:
                             reduction -= 1  # a threat or a killer: one ply less reduced
+                        good = history[code | turn_bit]
+                        if good < 0:
+                            reduction += 1  # its history says it fails: one ply more
+                        elif good > 64 * depth * depth:
+                            reduction -= 1
+                        reduction = max(0, min(reduction, depth - 2))
                     score = -self.search(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True)
                     if reduction and score > alpha:
                         score = -self.search(depth - 1, -alpha - 1, -alpha, ply + 1, True)
@@ -513,8 +531,13 @@ class Searcher:
                             if killers[0] != code:
                                 killers[1] = killers[0]
                                 killers[0] = code
-                            self.history[code | turn_bit] += depth * depth
+                            bonus = depth * depth
+                            history[code | turn_bit] += bonus
+                            for other in tried:  # the quiet moves searched before failed: a malus
+                                history[other | turn_bit] -= bonus
                         break
+            if quiet and len(tried) < _MALUS_MOVES:
+                tried.append(code)
         flag = _LOWER if best >= beta else _EXACT if best > original_alpha else _UPPER
         self._store(h, depth, flag, best, ply, best_code)
         return best

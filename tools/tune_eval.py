@@ -479,6 +479,25 @@ def load_data(path: Path) -> list[tuple[int, str, int]]:
     return rows
 
 
+def cached_features(data_path: Path, boards: Sequence[Board]) -> list[Features]:
+    """:func:`features` of *boards*, cached beside *data_path* (keyed by the data's digest and by
+    this tool's source, so a changed cache or tool recomputes them)."""
+    import hashlib
+    import pickle
+
+    key = hashlib.sha256(data_path.read_bytes() + Path(__file__).read_bytes()).hexdigest()
+    cache = data_path.with_name(data_path.name + ".features.pickle")
+    if cache.exists():
+        stored_key, rows = pickle.loads(cache.read_bytes())
+        if stored_key == key:
+            return list(rows)
+    rows = [features(b) for b in boards]
+    tmp = cache.with_name(cache.name + ".tmp")
+    tmp.write_bytes(pickle.dumps((key, rows)))
+    tmp.replace(cache)
+    return rows
+
+
 #: Win-rate scale of the built-in evaluation (pawn = 90): sigmoid(eval / 600) is the usual
 #: shogi engines' win rate (Ponanza's constant, for a pawn near 100).
 K_EVAL = 600.0
@@ -515,18 +534,19 @@ def split(games: Sequence[int], folds: int = 5) -> tuple[list[int], list[int], l
 
 
 def tune(
-    data_path: Path, check: int, groups: Sequence[Sequence[str]] = ((),), *, lam: float = 0.0,
+    data_path: Path, check: int, groups: Sequence[Sequence[str]] = ((),), *, lams: Sequence[float] = (0.0,),
     anchors: Sequence[Coord] = ANCHORS, k_eval: float = K_EVAL, early_stop: bool = True,
     out: Path | None = None,
-) -> EvalParams:
-    """Fit the scale of the FSF scores to the evaluation, then the parameters group by group;
-    print the figures and the tuned literal (also written to *out*)."""
+) -> dict[float, EvalParams]:
+    """Fit the scale of the FSF scores to the evaluation, then, from the current parameters for
+    each L2 weight in *lams*, the parameters group by group; print the figures and the tuned
+    literals (also written to *out*, suffixed ``-l2=<weight>`` when there are several)."""
     from shogiban.engine.evaluate import DEFAULT_PARAMS, build_tables, evaluate
 
     data = load_data(data_path)
     boards = [Board(sfen) for _, sfen, _ in data]
     scores = [score for _, _, score in data]
-    rows = [features(b) for b in boards]
+    rows = cached_features(data_path, boards)
     rng = random.Random(1)
     for i in rng.sample(range(len(boards)), min(check, len(boards))):
         for params in (DEFAULT_PARAMS, with_value(DEFAULT_PARAMS, ("attack_gold", 1), 97)):
@@ -546,42 +566,47 @@ def tune(
     def model(idx: list[int], params: EvalParams) -> Model:
         return Model([rows[i] for i in idx], [targets[i] for i in idx], k_eval, params)
 
-    fit, test_model = model(train, DEFAULT_PARAMS), model(test, DEFAULT_PARAMS)
-    valid_model = model(valid, DEFAULT_PARAMS) if valid else None
+    def run(lam: float) -> EvalParams:
+        fit, test_model = model(train, DEFAULT_PARAMS), model(test, DEFAULT_PARAMS)
+        valid_model = model(valid, DEFAULT_PARAMS) if valid else None
 
-    def validate(params: EvalParams) -> float:
-        assert valid_model is not None
-        valid_model.trial(params, commit=True)
-        return valid_model.loss()
+        def validate(params: EvalParams) -> float:
+            assert valid_model is not None
+            valid_model.trial(params, commit=True)
+            return valid_model.loss()
 
-    def report(label: str) -> None:
-        v = f", valid {valid_model.loss():.6f}" if valid_model else ""
-        print(f"{label}: train mse {fit.loss():.6f}{v}, test mse {test_model.loss():.6f} "
-              f"({len(train)}/{len(valid)}/{len(test)} positions)")
+        def report(label: str) -> None:
+            v = f", valid {valid_model.loss():.6f}" if valid_model else ""
+            print(f"{label}: train mse {fit.loss():.6f}{v}, test mse {test_model.loss():.6f} "
+                  f"({len(train)}/{len(valid)}/{len(test)} positions)")
 
-    report("before")
-    started = time.perf_counter()
-    all_coords = coordinates(DEFAULT_PARAMS)
-    for patterns in groups:
-        coords = select(all_coords, patterns, anchors)
-        print(f"group {','.join(patterns) or 'all'}: {len(coords)} coordinates, l2 {lam:g}")
-        tuned = local_search(
-            fit, coords, lam=lam, base=DEFAULT_PARAMS, validate=validate if valid_model else None,
-        )
-        fit.trial(tuned, commit=True)
-        if valid_model:
-            valid_model.trial(tuned, commit=True)
-        test_model.trial(tuned, commit=True)
-        report(f"after {','.join(patterns) or 'all'}")
-    print(f"({time.perf_counter() - started:.0f} s)")
-    old, new = DEFAULT_PARAMS, fit.params
-    changed = [(c, get(old, c), get(new, c)) for c in all_coords if get(new, c) != get(old, c)]
-    print(f"{len(changed)} values changed: " + ", ".join(f"{c[0]}[{c[1]}] {a}->{b}" for c, a, b in changed))
-    literal = params_literal(fit.params)
-    print(literal)
-    if out is not None:
-        out.write_text(literal + "\n")
-    return fit.params
+        print(f"-- l2 {lam:g}")
+        report("before")
+        started = time.perf_counter()
+        all_coords = coordinates(DEFAULT_PARAMS)
+        for patterns in groups:
+            coords = select(all_coords, patterns, anchors)
+            print(f"group {','.join(patterns) or 'all'}: {len(coords)} coordinates, l2 {lam:g}")
+            tuned = local_search(
+                fit, coords, lam=lam, base=DEFAULT_PARAMS, validate=validate if valid_model else None,
+            )
+            fit.trial(tuned, commit=True)
+            if valid_model:
+                valid_model.trial(tuned, commit=True)
+            test_model.trial(tuned, commit=True)
+            report(f"after {','.join(patterns) or 'all'}")
+        print(f"({time.perf_counter() - started:.0f} s)")
+        old, new = DEFAULT_PARAMS, fit.params
+        changed = [(c, get(old, c), get(new, c)) for c in all_coords if get(new, c) != get(old, c)]
+        print(f"{len(changed)} values changed: " + ", ".join(f"{c[0]}[{c[1]}] {a}->{b}" for c, a, b in changed))
+        literal = params_literal(fit.params)
+        print(literal)
+        if out is not None:
+            path = out if len(lams) == 1 else out.with_name(f"{out.stem}-l2={lam:g}{out.suffix}")
+            path.write_text(literal + "\n")
+        return fit.params
+
+    return {lam: run(lam) for lam in lams}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -601,7 +626,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="groups of EvalParams fields tuned one after the other: fields (shell patterns) comma-separated, "
         "groups separated by ';' (default: all at once)",
     )
-    fit.add_argument("--l2", type=float, default=0.0, help="ridge weight: cost of moving a value by 100 cp")
+    fit.add_argument(
+        "--l2", default="0", help="ridge weights (comma-separated, one fit each): cost of moving a value by 100 cp",
+    )
     fit.add_argument("--anchor", default="material:1", help="coordinates held fixed, comma-separated field:index")
     fit.add_argument("--k-eval", type=float, default=K_EVAL, help="win-rate scale of the built-in evaluation")
     fit.add_argument("--no-early-stop", action="store_true", help="train on the validation games too, no early stop")
@@ -613,8 +640,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         groups = [[f for f in group.split(",") if f] for group in args.fields.split(";")]
         anchors = [parse_coord(a) for a in args.anchor.split(",") if a]
         tune(
-            args.data, args.check, groups, lam=args.l2, anchors=anchors, k_eval=args.k_eval,
-            early_stop=not args.no_early_stop, out=args.out,
+            args.data, args.check, groups, lams=[float(x) for x in args.l2.split(",")], anchors=anchors,
+            k_eval=args.k_eval, early_stop=not args.no_early_stop, out=args.out,
         )
     return 0
 

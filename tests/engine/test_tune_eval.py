@@ -130,3 +130,15 @@ def test_resume_point_drops_the_last_game(tmp_path: Path) -> None:
     assert out.read_text() == "0\t12\tsfen a\t10\n0\t15\tsfen b\t-5\n"
     out.write_text("")
     assert te.resume_point(out) == 0
+
+
+def test_cached_features(tmp_path: Path) -> None:
+    data = tmp_path / "positions.tsv"
+    data.write_text(f"0\t12\t{SFEN}\t10\n")
+    boards = [Board(SFEN)]
+    first = te.cached_features(data, boards)
+    assert first == [te.features(boards[0])]
+    assert (tmp_path / "positions.tsv.features.pickle").exists()
+    assert te.cached_features(data, boards) == first
+    data.write_text(f"0\t12\t{SFEN}\t11\n")  # another cache: recomputed, not the stale rows
+    assert te.cached_features(data, [Board()]) == [te.features(Board())]

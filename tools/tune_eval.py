@@ -280,7 +280,8 @@ Coord = tuple[str, int | None]
 
 def coordinates(params: EvalParams) -> list[Coord]:
     """The tunable coordinates: every entry of every field except the attack scale (redundant with
-    the attack terms), index 0 of the by-type tuples and the king's material."""
+    the attack terms), index 0 of the by-type tuples, the king's material and the zero points of
+    the king danger (``attacked[0]``, ``exposure[0]``)."""
     coords: list[Coord] = []
     for field in dataclasses.fields(params):
         if field.name.startswith("attack_scale"):
@@ -293,6 +294,8 @@ def coordinates(params: EvalParams) -> list[Coord]:
             by_type = field.name in ("material", "hand_first", "hand_step", "hand_floor")
             if by_type and index in (0, 8):
                 continue
+            if field.name in ("attacked", "exposure") and index == 0:
+                continue  # a king nobody attacks is in no danger: king_danger is 0 there
             coords.append((field.name, index))
     return coords
 

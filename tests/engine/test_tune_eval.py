@@ -113,6 +113,9 @@ def test_anchor_and_groups_select_coordinates() -> None:
     assert len(te.select(coords, [])) == len(coords) - 1
     assert te.parse_coord("material:1") == ("material", 1)
     assert te.parse_coord("tempo") == ("tempo", None)
+    assert ("attacked", 0) not in coords
+    assert ("exposure", 0) not in coords
+    assert ("attacked", 1) in coords
 
 
 def test_split_by_game() -> None:

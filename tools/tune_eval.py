@@ -87,19 +87,42 @@ def clamp_score(cp: int | None, winning: bool | None = None) -> int:
     return max(-MATE_CP, min(MATE_CP, cp))
 
 
-def make_data(games_path: Path, out: Path, depth: int, limit: int | None) -> None:
-    """Write ``game, ply, sfen of the quiet position, FSF score`` rows (TSV) to *out*."""
+def resume_point(out: Path) -> int:
+    """The index of the first game *make_data* still has to score into *out*, after dropping the
+    rows of the cache's last game (it may have been cut short) so that it is scored again."""
+    if not out.exists():
+        return 0
+    lines = out.read_text().splitlines(keepends=True)
+    complete = [line for line in lines if line.endswith("\n") and line.count("\t") == 3]
+    if not complete:
+        out.write_text("")
+        return 0
+    last = int(complete[-1].split("\t", 1)[0])
+    kept = [line for line in complete if int(line.split("\t", 1)[0]) != last]
+    tmp = out.with_suffix(out.suffix + ".tmp")
+    tmp.write_text("".join(kept))
+    tmp.replace(out)
+    return last
+
+
+def make_data(games_path: Path, out: Path, depth: int, limit: int | None, resume: bool = True) -> None:
+    """Append ``game, ply, sfen of the quiet position, FSF score`` rows (TSV) to *out*; with
+    *resume* the games already in *out* are skipped (its last game is scored again), otherwise
+    *out* is started afresh."""
     from shogiban.engines import Limit, SimpleEngine
 
     out.parent.mkdir(parents=True, exist_ok=True)
     games = read_games(games_path)
+    start = resume_point(out) if resume else 0
     engine = SimpleEngine.popen_usi(FSF)
     engine.configure({"Threads": 1, "Hash": 16})
     started = time.perf_counter()
     rows = 0
+    print(f"depth {depth}, starting at game {start} of {len(games)}", file=sys.stderr)
     try:
-        with out.open("w") as handle:
-            for index, moves in enumerate(games):
+        with out.open("a" if resume else "w") as handle:
+            for index in range(start, len(games)):
+                moves = games[index]
                 board = Board()
                 wanted = set(sample_plies(len(moves)))
                 for ply, usi in enumerate(moves, 1):
@@ -257,7 +280,8 @@ Coord = tuple[str, int | None]
 
 def coordinates(params: EvalParams) -> list[Coord]:
     """The tunable coordinates: every entry of every field except the attack scale (redundant with
-    the attack terms), index 0 of the by-type tuples and the king's material."""
+    the attack terms), index 0 of the by-type tuples, the king's material and the zero points of
+    the king danger (``attacked[0]``, ``exposure[0]``)."""
     coords: list[Coord] = []
     for field in dataclasses.fields(params):
         if field.name.startswith("attack_scale"):
@@ -270,6 +294,8 @@ def coordinates(params: EvalParams) -> list[Coord]:
             by_type = field.name in ("material", "hand_first", "hand_step", "hand_floor")
             if by_type and index in (0, 8):
                 continue
+            if field.name in ("attacked", "exposure") and index == 0:
+                continue  # a king nobody attacks is in no danger: king_danger is 0 there
             coords.append((field.name, index))
     return coords
 
@@ -320,8 +346,9 @@ def sigmoid(x: float) -> float:
 
 
 def fit_k(scores: Sequence[int], results: Sequence[float], lo: float = 50.0, hi: float = 20000.0) -> float:
-    """The K minimising the mean squared error between sigmoid(score / K) and the game results
-    (1 win, 0 loss for the side to move), by golden-section search on [lo, hi]."""
+    """The K minimising the mean squared error between sigmoid(score / K) and *results* (win rates
+    of the side to move: game results, or another evaluation on the win-rate scale), by
+    golden-section search on [lo, hi]."""
     def loss(k: float) -> float:
         return sum((sigmoid(s / k) - r) ** 2 for s, r in zip(scores, results, strict=True)) / len(scores)
 
@@ -389,32 +416,61 @@ class Model:
         return total
 
 
+def l2_penalty(params: EvalParams, base: EvalParams, coords: Sequence[Coord], lam: float, unit: float = 100.0) -> float:
+    """``lam * sum(((value - base value) / unit) ** 2)`` over *coords*: the ridge term that keeps
+    a fit near the hand-set values (*unit* centipawns away costs *lam*)."""
+    if not lam:
+        return 0.0
+    return lam * sum(((get(params, c) - get(base, c)) / unit) ** 2 for c in coords)
+
+
 def local_search(
     model: Model, coords: Sequence[Coord], steps: Sequence[int] = (16, 8, 4, 2, 1), passes: int = 2,
-    log: Callable[[str], None] = print,
+    log: Callable[[str], None] = print, *, lam: float = 0.0, base: EvalParams | None = None,
+    validate: Callable[[EvalParams], float] | None = None, patience: int = 2,
 ) -> EvalParams:
     """Coordinate descent with shrinking steps: try each coordinate +-step, keep what lowers the
-    training error; up to *passes* sweeps per step size."""
+    training objective (mean error plus :func:`l2_penalty` towards *base*, by default the
+    starting parameters); up to *passes* sweeps per step size.  With *validate* (the error on
+    validation positions), the parameters of the sweep with the lowest validation error are
+    returned, and the search stops after *patience* sweeps in a row without a new lowest."""
+    anchor = model.params if base is None else base
+    n = max(1, len(model.rows))
+
+    def objective(total: float, params: EvalParams) -> float:
+        return total / n + l2_penalty(params, anchor, coords, lam)
+
+    current = objective(model.total, model.params)
+    best_params, best_valid = model.params, validate(model.params) if validate else 0.0
+    stale = 0
     for step in steps:
         for sweep in range(passes):
             improved = 0
             for coord in coords:
-                base = get(model.params, coord)
-                for value in (base + step, base - step):
+                base_value = get(model.params, coord)
+                for value in (base_value + step, base_value - step):
                     candidate = with_value(model.params, coord, value)
-                    if model.trial(candidate, commit=False) < model.total - 1e-12:
+                    score = objective(model.trial(candidate, commit=False), candidate)
+                    if score < current - 1e-12:
                         model.trial(candidate, commit=True)
+                        current = score
                         improved += 1
                         break
-            log(f"step {step} sweep {sweep + 1}: {improved} changes, train mse {model.loss():.6f}")
+            note = ""
+            if validate is not None:
+                valid = validate(model.params)
+                note = f", valid mse {valid:.6f}"
+                if valid < best_valid - 1e-12:
+                    best_params, best_valid, stale = model.params, valid, 0
+                else:
+                    stale += 1
+            log(f"step {step} sweep {sweep + 1}: {improved} changes, train mse {model.loss():.6f}{note}")
+            if validate is not None and stale >= patience:
+                log("validation error stopped falling: early stop")
+                return best_params
             if not improved:
                 break
-    return model.params
-
-
-def game_results(games_path: Path) -> dict[int, int]:
-    """For each game index, the side that made the last move (taken as the winner: 0 sente)."""
-    return {i: (len(moves) - 1) % 2 for i, moves in enumerate(read_games(games_path))}
+    return best_params if validate is not None else model.params
 
 
 def load_data(path: Path) -> list[tuple[int, str, int]]:
@@ -426,37 +482,134 @@ def load_data(path: Path) -> list[tuple[int, str, int]]:
     return rows
 
 
-def tune(data_path: Path, games_path: Path, holdout: int, check: int, fields: Sequence[str] = ()) -> EvalParams:
-    """Fit K, then the parameters; print the figures and the tuned literal."""
+def cached_features(data_path: Path, boards: Sequence[Board]) -> list[Features]:
+    """:func:`features` of *boards*, cached beside *data_path* (keyed by the data's digest and by
+    this tool's source, so a changed cache or tool recomputes them)."""
+    import hashlib
+    import pickle
+
+    key = hashlib.sha256(data_path.read_bytes() + Path(__file__).read_bytes()).hexdigest()
+    cache = data_path.with_name(data_path.name + ".features.pickle")
+    if cache.exists():
+        stored_key, rows = pickle.loads(cache.read_bytes())
+        if stored_key == key:
+            return list(rows)
+    rows = [features(b) for b in boards]
+    tmp = cache.with_name(cache.name + ".tmp")
+    tmp.write_bytes(pickle.dumps((key, rows)))
+    tmp.replace(cache)
+    return rows
+
+
+#: Win-rate scale of the built-in evaluation (pawn = 90): sigmoid(eval / 600) is the usual
+#: shogi engines' win rate (Ponanza's constant, for a pawn near 100).
+K_EVAL = 600.0
+#: Held fixed by default: the pawn's board value anchors the scale.
+ANCHORS: tuple[Coord, ...] = (("material", 1),)
+
+
+def parse_coord(text: str) -> Coord:
+    """``field`` or ``field:index`` as a coordinate."""
+    name, _, index = text.partition(":")
+    return (name, int(index) if index else None)
+
+
+def select(coords: Sequence[Coord], patterns: Sequence[str], anchors: Sequence[Coord] = ANCHORS) -> list[Coord]:
+    """The *coords* whose field matches one of *patterns* (shell-style, e.g. ``attack_*``; all when
+    none is given), minus the *anchors*."""
+    import fnmatch
+
+    return [
+        c for c in coords
+        if c not in anchors and (not patterns or any(fnmatch.fnmatchcase(c[0], pat) for pat in patterns))
+    ]
+
+
+def split(games: Sequence[int], folds: int = 5) -> tuple[list[int], list[int], list[int]]:
+    """Row indices for training, validation (games whose index % folds == 1, for early stopping)
+    and test (index % folds == 0, only reported)."""
+    train: list[int] = []
+    valid: list[int] = []
+    test: list[int] = []
+    for i, g in enumerate(games):
+        (test if g % folds == 0 else valid if g % folds == 1 else train).append(i)
+    return train, valid, test
+
+
+def tune(
+    data_path: Path, check: int, groups: Sequence[Sequence[str]] = ((),), *, lams: Sequence[float] = (0.0,),
+    anchors: Sequence[Coord] = ANCHORS, k_eval: float = K_EVAL, early_stop: bool = True,
+    out: Path | None = None,
+) -> dict[float, EvalParams]:
+    """Fit the scale of the FSF scores to the evaluation, then, from the current parameters for
+    each L2 weight in *lams*, the parameters group by group; print the figures and the tuned
+    literals (also written to *out*, suffixed ``-l2=<weight>`` when there are several)."""
     from shogiban.engine.evaluate import DEFAULT_PARAMS, build_tables, evaluate
 
     data = load_data(data_path)
-    winners = game_results(games_path)
     boards = [Board(sfen) for _, sfen, _ in data]
     scores = [score for _, _, score in data]
-    results = [1.0 if winners[g] == b.turn else 0.0 for (g, _, _), b in zip(data, boards, strict=True)]
-    k = fit_k(scores, results)
-    print(f"{len(data)} positions from {len({g for g, _, _ in data})} games; K = {k:.1f} "
-          f"(result mse of sigmoid(FSF/K): {mse(scores, results, k):.5f})")
-    rows = [features(b) for b in boards]
+    rows = cached_features(data_path, boards)
     rng = random.Random(1)
     for i in rng.sample(range(len(boards)), min(check, len(boards))):
         for params in (DEFAULT_PARAMS, with_value(DEFAULT_PARAMS, ("attack_gold", 1), 97)):
             value = sum(coef * derived(params, key) for key, coef in rows[i].items())
             assert value == evaluate(boards[i], build_tables(params)), boards[i].sfen()
-    targets = [sigmoid(s / k) for s in scores]
-    train = [i for i, (g, _, _) in enumerate(data) if g % holdout]
-    test = [i for i, (g, _, _) in enumerate(data) if not g % holdout]
-    fit = Model([rows[i] for i in train], [targets[i] for i in train], k, DEFAULT_PARAMS)
-    held = Model([rows[i] for i in test], [targets[i] for i in test], k, DEFAULT_PARAMS)
-    print(f"before: train mse {fit.loss():.6f}, held-out mse {held.loss():.6f} ({len(train)}/{len(test)} positions)")
-    started = time.perf_counter()
-    coords = [c for c in coordinates(DEFAULT_PARAMS) if not fields or c[0] in fields]
-    tuned = local_search(fit, coords)
-    held.trial(tuned, commit=True)
-    print(f"after: train mse {fit.loss():.6f}, held-out mse {held.loss():.6f} ({time.perf_counter() - started:.0f} s)")
-    print(params_literal(tuned))
-    return tuned
+    evals = [sum(coef * derived(DEFAULT_PARAMS, key) for key, coef in row.items()) for row in rows]
+    # The target is FSF's score on the win-rate scale; its scale K_fsf is fitted so that it agrees
+    # best with the current evaluation on K_EVAL, i.e. it converts FSF's centipawns into ours.
+    k_fsf = fit_k(scores, [sigmoid(e / k_eval) for e in evals])
+    targets = [sigmoid(s / k_fsf) for s in scores]
+    print(f"{len(data)} positions from {len({g for g, _, _ in data})} games; K_eval = {k_eval:.0f}, "
+          f"K_fsf = {k_fsf:.1f} (one FSF centipawn = {k_eval / k_fsf:.3f} of ours)")
+    train, valid, test = split([g for g, _, _ in data])
+    if not early_stop:
+        train, valid = train + valid, []
+
+    def model(idx: list[int], params: EvalParams) -> Model:
+        return Model([rows[i] for i in idx], [targets[i] for i in idx], k_eval, params)
+
+    def run(lam: float) -> EvalParams:
+        fit, test_model = model(train, DEFAULT_PARAMS), model(test, DEFAULT_PARAMS)
+        valid_model = model(valid, DEFAULT_PARAMS) if valid else None
+
+        def validate(params: EvalParams) -> float:
+            assert valid_model is not None
+            valid_model.trial(params, commit=True)
+            return valid_model.loss()
+
+        def report(label: str) -> None:
+            v = f", valid {valid_model.loss():.6f}" if valid_model else ""
+            print(f"{label}: train mse {fit.loss():.6f}{v}, test mse {test_model.loss():.6f} "
+                  f"({len(train)}/{len(valid)}/{len(test)} positions)")
+
+        print(f"-- l2 {lam:g}")
+        report("before")
+        started = time.perf_counter()
+        all_coords = coordinates(DEFAULT_PARAMS)
+        for patterns in groups:
+            coords = select(all_coords, patterns, anchors)
+            print(f"group {','.join(patterns) or 'all'}: {len(coords)} coordinates, l2 {lam:g}")
+            tuned = local_search(
+                fit, coords, lam=lam, base=DEFAULT_PARAMS, validate=validate if valid_model else None,
+            )
+            fit.trial(tuned, commit=True)
+            if valid_model:
+                valid_model.trial(tuned, commit=True)
+            test_model.trial(tuned, commit=True)
+            report(f"after {','.join(patterns) or 'all'}")
+        print(f"({time.perf_counter() - started:.0f} s)")
+        old, new = DEFAULT_PARAMS, fit.params
+        changed = [(c, get(old, c), get(new, c)) for c in all_coords if get(new, c) != get(old, c)]
+        print(f"{len(changed)} values changed: " + ", ".join(f"{c[0]}[{c[1]}] {a}->{b}" for c, a, b in changed))
+        literal = params_literal(fit.params)
+        print(literal)
+        if out is not None:
+            path = out if len(lams) == 1 else out.with_name(f"{out.stem}-l2={lam:g}{out.suffix}")
+            path.write_text(literal + "\n")
+        return fit.params
+
+    return {lam: run(lam) for lam in lams}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -467,17 +620,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     data.add_argument("--out", type=Path, default=DEFAULT_DATA)
     data.add_argument("--depth", type=int, default=8)
     data.add_argument("--limit", type=int, default=None, help="stop after this many positions")
+    data.add_argument("--fresh", action="store_true", help="start the cache afresh instead of resuming it")
     fit = commands.add_parser("tune", help="fit K and the evaluation's parameters to the scores")
     fit.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    fit.add_argument("--games", type=Path, default=DEFAULT_GAMES)
-    fit.add_argument("--holdout", type=int, default=5, help="hold out the games whose index is a multiple of this")
     fit.add_argument("--check", type=int, default=200, help="positions whose features are checked against evaluate")
-    fit.add_argument("--fields", default="", help="tune only these EvalParams fields (comma-separated)")
+    fit.add_argument(
+        "--fields", default="",
+        help="groups of EvalParams fields tuned one after the other: fields (shell patterns) comma-separated, "
+        "groups separated by ';' (default: all at once)",
+    )
+    fit.add_argument(
+        "--l2", default="0", help="ridge weights (comma-separated, one fit each): cost of moving a value by 100 cp",
+    )
+    fit.add_argument("--anchor", default="material:1", help="coordinates held fixed, comma-separated field:index")
+    fit.add_argument("--k-eval", type=float, default=K_EVAL, help="win-rate scale of the built-in evaluation")
+    fit.add_argument("--no-early-stop", action="store_true", help="train on the validation games too, no early stop")
+    fit.add_argument("--out", type=Path, default=None, help="write the tuned literal here")
     args = parser.parse_args(argv)
     if args.command == "make-data":
-        make_data(args.games, args.out, args.depth, args.limit)
+        make_data(args.games, args.out, args.depth, args.limit, resume=not args.fresh)
     else:
-        tune(args.data, args.games, args.holdout, args.check, [f for f in args.fields.split(",") if f])
+        groups = [[f for f in group.split(",") if f] for group in args.fields.split(";")]
+        anchors = [parse_coord(a) for a in args.anchor.split(",") if a]
+        tune(
+            args.data, args.check, groups, lams=[float(x) for x in args.l2.split(",")], anchors=anchors,
+            k_eval=args.k_eval, early_stop=not args.no_early_stop, out=args.out,
+        )
     return 0
 
 

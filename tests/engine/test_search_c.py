@@ -130,6 +130,7 @@ def test_fixed_depth_searches_match_on_benchmark_positions(depth: int) -> None:
         _same(board, depth=depth)
 
 
+@pytest.mark.slow  # about a minute: the depth 1-4 comparisons above are the quick check
 def test_deeper_searches_match() -> None:
     for board in _benchmark_boards(6):
         _same(board, depth=6)

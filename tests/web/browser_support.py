@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
+#: board.js geometry (viewBox units): the drawing's width and height, its left and top margins,
+#: and one cell.
+BOARD_WIDTH, BOARD_HEIGHT, BOARD_LEFT, BOARD_TOP, CELL_W, CELL_H = 964, 1032, 16, 44, 100, 108
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 
@@ -45,3 +48,25 @@ def serve_app(app: Any, start_seconds: float = 60.0) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     instance.should_exit = True
     thread.join(timeout=20)
+
+
+def board_point(host: Any, square: str) -> tuple[float, float]:
+    """Viewport coordinates of the centre of *square* (``7g``) on the board drawn inside *host*
+    (a Playwright locator), scrolled into view first (the mouse clicks in the viewport only).
+
+    The board redraws its SVG after every move.  Scrolling, measuring and reading the flip happen
+    in one call in the page, on the SVG attached at that moment: Playwright's own
+    ``scroll_into_view_if_needed`` waits for the element to be stable and fails when a redraw
+    detaches it meanwhile, which a loaded machine makes likely."""
+    box = host.locator("svg.sb-svg").evaluate(
+        """el => {
+            el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+            const r = el.getBoundingClientRect();
+            return {x: r.x, y: r.y, width: r.width, height: r.height, flipped: !!el.closest('.sb-flipped')};
+        }"""
+    )
+    col, row = 9 - int(square[0]), "abcdefghi".index(square[1])
+    if box["flipped"]:
+        col, row = 8 - col, 8 - row
+    return (box["x"] + (BOARD_LEFT + col * CELL_W + CELL_W / 2) * box["width"] / BOARD_WIDTH,
+            box["y"] + (BOARD_TOP + row * CELL_H + CELL_H / 2) * box["height"] / BOARD_HEIGHT)

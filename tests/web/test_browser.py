@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.browser_support import board_point
 
 from shogiban import Board
 from shogiban.i18n import refusal_text, template
@@ -125,19 +126,10 @@ def shot(page: Any, name: str) -> None:
 
 # -- driving the board -------------------------------------------------------------------------------
 
-WIDTH, HEIGHT, LEFT, TOP, CELL_W, CELL_H = 16 + 900 + 48, 44 + 972 + 16, 16, 44, 100, 108
-
 
 def square_point(page: Any, square: str, host: str = "#board") -> tuple[float, float]:
     """Screen coordinates of the centre of *square* on the board in *host*."""
-    box = page.locator(f"{host} svg.sb-svg").bounding_box()
-    flipped = page.locator(host).evaluate("e => e.classList.contains('sb-flipped')")
-    col, row = 9 - int(square[0]), "abcdefghi".index(square[1])
-    if flipped:
-        col, row = 8 - col, 8 - row
-    x = box["x"] + (LEFT + col * CELL_W + CELL_W / 2) * box["width"] / WIDTH
-    y = box["y"] + (TOP + row * CELL_H + CELL_H / 2) * box["height"] / HEIGHT
-    return x, y
+    return board_point(page.locator(host), square)
 
 
 def click_square(page: Any, square: str) -> None:

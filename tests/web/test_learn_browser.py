@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.browser_support import board_point
 
 from shogiban import Move
 from shogiban.lessons.puzzles import get_puzzle, puzzles_by_length, puzzles_by_theme
-from shogiban.squares import parse_square, square_file, square_rank
 
 pytestmark = pytest.mark.browser
 warnings.filterwarnings("ignore", message=".*httpx2.*")
@@ -33,9 +33,6 @@ ARGS = [
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 LANGS = ["en", "ja", "zh-Hant", "zh-Hans"]
-# board.js geometry (viewBox units): margins and cell size.
-WIDTH, HEIGHT, LEFT, TOP, CELL_W, CELL_H = 964, 1032, 16, 44, 100, 108
-
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
@@ -83,13 +80,7 @@ def open_page(browser: Any, language: str) -> Any:
 
 def click_square(page: Any, board: Any, square: str) -> None:
     """Click the centre of *square* (``5e``) on the board inside the *board* element."""
-    sq = parse_square(square)
-    col, row = 9 - square_file(sq), square_rank(sq) - 1
-    board.locator("svg.sb-svg").scroll_into_view_if_needed()  # the mouse clicks in the viewport only
-    box = board.locator("svg.sb-svg").bounding_box()
-    x = box["x"] + (LEFT + col * CELL_W + CELL_W / 2) * box["width"] / WIDTH
-    y = box["y"] + (TOP + row * CELL_H + CELL_H / 2) * box["height"] / HEIGHT
-    page.mouse.click(x, y)
+    page.mouse.click(*board_point(board, square))
 
 
 def play_move(page: Any, board: Any, usi: str) -> None:

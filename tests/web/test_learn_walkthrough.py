@@ -16,18 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.browser_support import chromium
+from tests.web.browser_support import board_point, chromium
 
 from shogiban.board import Board
 from shogiban.lessons.content import _choices, exercise_board, load_lessons
 from shogiban.move import Move
-from shogiban.squares import parse_square, square_file, square_rank
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
-WIDTH, HEIGHT, LEFT, TOP, CELL_W, CELL_H = 964, 1032, 16, 44, 100, 108
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -73,16 +70,7 @@ class Learner:
         self.clicks += 1
 
     def square(self, host: Any, square: str) -> None:
-        sq = parse_square(square)
-        svg = host.locator("svg.sb-svg")
-        svg.scroll_into_view_if_needed()
-        box = svg.bounding_box()
-        flipped = host.evaluate("e => !!e.closest('.sb-flipped') || e.classList.contains('sb-flipped')")
-        col, row = 9 - square_file(sq), square_rank(sq) - 1
-        if flipped:
-            col, row = 8 - col, 8 - row
-        self.page.mouse.click(box["x"] + (LEFT + col * CELL_W + CELL_W / 2) * box["width"] / WIDTH,
-                              box["y"] + (TOP + row * CELL_H + CELL_H / 2) * box["height"] / HEIGHT)
+        self.page.mouse.click(*board_point(host, square))
         self.clicks += 1
 
     def move(self, host: Any, usi: str) -> None:

@@ -706,6 +706,9 @@ class Searcher:
     settled = False
     #: MultiPV: the scores of the lines after the best one, of the last iteration searched.
     line_scores: tuple[int, ...] = ()
+    #: MultiPV: the score and line of line 1 after the lines of the last iteration were ranked.
+    ranked_best = 0
+    ranked_pv: list[int] = []  # noqa: RUF012 - always replaced, never mutated
 
     def think(self, moves: list[int]) -> tuple[int, int, list[int], InfoDict | None]:
         """Iterative deepening over the root *moves* until a limit is reached.
@@ -744,22 +747,31 @@ class Searcher:
                 if self.multipv > 1:
                     self._report_rest([last], lines)
                 break
-            if code != best_code and depth > 1:
-                stretch = min(2.0, stretch * 1.4)  # the best move changed: think longer
-            else:
-                stretch = max(1.0, stretch * 0.9)
+            previous_code = best_code
             best_code, best_score = code, score
             self.settled = True
             best_pv = list(self.pv[0]) or [code]
             self.best = (code, score, best_pv, depth)
-            last = self.info(depth, score, best_pv)
-            self._report(last)
             if self.multipv > 1:
-                current = [last]
-                if not self._other_lines(moves, depth, current):
+                # The other lines are searched before any line of this iteration is reported: one
+                # of them may outscore this line (see _other_lines), and then it is line 1.
+                current: list[InfoDict] = []
+                finished = self._other_lines(moves, depth, (score, code, best_pv), current)
+                last = current[0]
+                best_code, best_score, best_pv = moves[0], self.ranked_best, list(self.ranked_pv)
+                code, score = best_code, best_score
+                self.best = (code, score, best_pv, depth)
+                if not finished:
                     self._report_rest(current, lines)
                     break
                 lines = current
+            else:
+                last = self.info(depth, score, best_pv)
+                self._report(last)
+            if code != previous_code and depth > 1:
+                stretch = min(2.0, stretch * 1.4)  # the best move changed: think longer
+            else:
+                stretch = max(1.0, stretch * 0.9)
             if len(moves) == 1 and not plan.exact and plan.soft is not None:
                 break  # a forced move: no need to think
             # A mate is proven (or suffered) at full width: deeper search adds nothing to that line.
@@ -791,16 +803,22 @@ class Searcher:
         scores: tuple[int, ...] = self.line_scores
         return all(_proven(score, depth) for score in scores)
 
-    def _other_lines(self, moves: list[int], depth: int, current: list[InfoDict]) -> bool:
-        """MultiPV: search the lines after the best one at *depth*, each without the moves of the
-        lines above it (the front of *moves*, which ends in rank order), then report them and add
-        them to *current* in rank order.  Returns False if a limit stopped the search (the lines
-        finished by then are reported).
+    def _other_lines(
+        self, moves: list[int], depth: int, first: tuple[int, int, list[int]], current: list[InfoDict]
+    ) -> bool:
+        """MultiPV: search the lines after the best one, *first* (score, code, pv), at *depth*,
+        each without the moves of the lines above it (the front of *moves*), then rank every line
+        of the iteration by score, report them in rank order and add them to *current*.  The
+        front of *moves* ends in rank order, ``ranked_best`` and ``ranked_pv`` are line 1's score
+        and line.  Returns False if a limit stopped the search (the lines finished by then are
+        ranked and reported).
 
         A move searched with a null window in one line's search may score more in a later line's
-        (the table and the pruning differ from one search to the next): the finished lines are
-        ranked by their scores, so that no line reports more than the line above it."""
-        found: list[tuple[int, int, list[int]]] = []
+        (the table and the pruning differ from one search to the next, and a line searched at full
+        width is not cut by the best line's score): the finished lines are ranked by their scores,
+        so that no line reports more than the line above it, and a later line that outscores the
+        first becomes line 1, the move played."""
+        found: list[tuple[int, int, list[int]]] = [first]
         stopped = False
         try:
             for rank in range(2, min(self.multipv, len(moves)) + 1):
@@ -814,9 +832,10 @@ class Searcher:
         finally:
             self.line = 0
         found.sort(key=lambda line: -line[0])  # stable: equal scores keep their search order
-        self.line_scores = tuple(score for score, _, _ in found)
-        moves[1 : 1 + len(found)] = [code for _, code, _ in found]
-        for rank, (score, _, pv) in enumerate(found, 2):
+        self.ranked_best, _, self.ranked_pv = found[0]
+        self.line_scores = tuple(score for score, _, _ in found[1:])
+        moves[: len(found)] = [code for _, code, _ in found]
+        for rank, (score, _, pv) in enumerate(found, 1):
             info = self.info(depth, score, pv, rank=rank)
             self._report(info)
             current.append(info)

@@ -495,6 +495,36 @@ void set_pv(Work *w, int ply, int code)
 /* A king taken (a position the search never meets): move_delta would index past the hand tables. */
 int takes_king(const Pos *p, int code) { return (code >> 7 & 127) < 81 && (p->board[code & 127] & 15) == 8; }
 
+/* One move of a quiescence node (evasion or capture): play *code* from the node at *ply*, search
+   the child, and fold its score into *best and *alpha (and the line on a new alpha).  1 on a beta
+   cutoff, -1 when the search unwinds (stopped, or a king capture), else 0. */
+static int qsearch_child(Search *s, int code, int beta, int *alpha, int *best, int ply, int qply, int score)
+{
+    Work *w = s->w;
+    const Pos *p = &w->pos[ply];
+    Pos *child = &w->pos[ply + 1];
+    int value;
+    if (takes_king(p, code)) {
+        s->failed = 1;
+        return -1;
+    }
+    value = move_delta(s->t, p, code);
+    play(p, child, code);
+    value = -qsearch(s, -beta, -*alpha, ply + 1, qply + 1, score + value, in_check(child));
+    if (s->stopped || s->failed)
+        return -1;
+    if (value > *best) {
+        *best = value;
+        if (value > *alpha) {
+            *alpha = value;
+            set_pv(w, ply, code);
+            if (value >= beta)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 int qsearch(Search *s, int alpha, int beta, int ply, int qply, int score, int check)
 {
     EvalTables *t = s->t;
@@ -521,26 +551,11 @@ int qsearch(Search *s, int alpha, int beta, int ply, int qply, int score, int ch
         sort_by_keys(codes, w->keys, n);
         best = -inf;
         for (i = 0; i < n; i++) {
-            int code = codes[i], value;
-            Pos *child = &w->pos[ply + 1];
-            if (takes_king(p, code)) {
-                s->failed = 1;
+            int step = qsearch_child(s, codes[i], beta, &alpha, &best, ply, qply, score);
+            if (step < 0)
                 return 0;
-            }
-            value = move_delta(t, p, code);
-            play(p, child, code);
-            value = -qsearch(s, -beta, -alpha, ply + 1, qply + 1, score + value, in_check(child));
-            if (s->stopped || s->failed)
-                return 0;
-            if (value > best) {
-                best = value;
-                if (value > alpha) {
-                    alpha = value;
-                    set_pv(w, ply, code);
-                    if (value >= beta)
-                        break;
-                }
-            }
+            if (step > 0)
+                break;
         }
         return best;
     }
@@ -561,32 +576,18 @@ int qsearch(Search *s, int alpha, int beta, int ply, int qply, int score, int ch
         BB occupied = bb_or(p->occ[0], p->occ[1]);
         for (i = 0; i < n; i++) {
             int code = codes[i], to = code & 127, victim = p->board[to], attacker = p->board[code >> 7 & 127];
-            int gain = t->gain[victim], value;
-            Pos *child = &w->pos[ply + 1];
+            int gain = t->gain[victim], step;
             if (code >> 14)
                 gain += t->material[(attacker & 15) + 8] - t->material[attacker & 15];
             if (gain + margin < 0)
                 continue; /* delta pruning */
             if (t->victim[attacker] > t->victim[victim] + 100 && is_attacked(p, to, them, occupied))
                 continue; /* a defended victim worth less than the attacker */
-            if (takes_king(p, code)) {
-                s->failed = 1;
+            step = qsearch_child(s, code, beta, &alpha, &best, ply, qply, score);
+            if (step < 0)
                 return 0;
-            }
-            value = move_delta(t, p, code);
-            play(p, child, code);
-            value = -qsearch(s, -beta, -alpha, ply + 1, qply + 1, score + value, in_check(child));
-            if (s->stopped || s->failed)
-                return 0;
-            if (value > best) {
-                best = value;
-                if (value > alpha) {
-                    alpha = value;
-                    set_pv(w, ply, code);
-                    if (value >= beta)
-                        break;
-                }
-            }
+            if (step > 0)
+                break;
         }
     }
     return best;

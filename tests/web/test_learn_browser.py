@@ -4,16 +4,13 @@ the four languages under ``test-artifacts/screenshots/``."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.browser_support import board_point
+from tests.web.browser_support import board_point, chromium, serve_app
 
 from shogiban import Move
 from shogiban.lessons.puzzles import get_puzzle, puzzles_by_length, puzzles_by_theme
@@ -21,51 +18,19 @@ from shogiban.lessons.puzzles import get_puzzle, puzzles_by_length, puzzles_by_t
 pytestmark = pytest.mark.browser
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 LANGS = ["en", "ja", "zh-Hant", "zh-Hans"]
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    uvicorn = pytest.importorskip("uvicorn")
     from shogiban.web.app import create_app
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    app = create_app(database_url="sqlite://", engines=None, heartbeat=3600.0)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not instance.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the web server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(timeout=10)
+    yield from serve_app(create_app(database_url="sqlite://", engines=None, heartbeat=3600.0))
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian chromium is not installed at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        yield instance
-        instance.close()
+    yield from chromium()
 
 
 def open_page(browser: Any, language: str) -> Any:

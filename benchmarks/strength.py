@@ -22,6 +22,7 @@ import argparse
 import shutil
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from shogiban.game import TimeControl
@@ -35,11 +36,8 @@ def play(skill: int, args: argparse.Namespace, command: str) -> MatchScore:
     """Play the games against Fairy-Stockfish at Skill Level *skill*; return the score."""
     engines = {"fsf": command}
     ours = parse_player(f"builtin:{args.level}", engines, seed=args.seed)
-    theirs = parse_player("fsf", engines)
-    theirs = type(theirs)(
-        name=f"fsf-skill{skill}", command=theirs.command,
-        options={"Skill Level": str(skill), "Threads": "1", "Hash": "16"},
-    )
+    theirs = replace(parse_player("fsf", engines), name=f"fsf-skill{skill}",
+                     options={"Skill Level": str(skill), "Threads": "1", "Hash": "16"})
     openings: list[str] = []
     if args.openings is not None:
         openings = [line.strip() for line in args.openings.read_text(encoding="utf-8").splitlines()

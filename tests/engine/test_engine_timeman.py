@@ -3,14 +3,18 @@ USI-style :class:`Limit` (``btime``/``wtime`` without the increment of the move)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from shogiban import Color
 from shogiban.engine import plan_time
-from shogiban.engine.timeman import HARD_FACTOR, MINIMUM, MOVE_OVERHEAD, OVERHEAD_FRACTION, moves_to_go
+from shogiban.engine.timeman import HARD_FACTOR, MINIMUM, MOVE_OVERHEAD, OVERHEAD_FRACTION, TimePlan, moves_to_go
 from shogiban.engines import Limit
+from shogiban.game import Clock, TimeControl
+from shogiban.game.time_budget import clock_limit
 
 B = Color.BLACK
 
@@ -126,3 +130,76 @@ def test_the_clock_of_the_side_to_move_counts_with_the_increment_of_its_move() -
     assert limit.main_time(Color.WHITE) == 35.0
     assert plan_time(limit, Color.WHITE).soft == pytest.approx(35.0 / moves_to_go(0) + 4.0)
     assert plan_time(limit, Color.BLACK).soft == pytest.approx(38.0 / moves_to_go(0) + 4.0)
+
+
+# -- whole games on the game clock -------------------------------------------------------------
+
+#: Latency between the search's stop and the clock's press (USI transport, a loaded machine),
+#: below the margin the plans keep back.
+LATENCY = 0.2
+
+
+def play_out(
+    control: TimeControl, think: Callable[[TimePlan], float], plies: int = 300
+) -> list[tuple[TimePlan, float]]:
+    """Both sides' plans over *plies* moves on the game clock, each move taking ``think(plan)``
+    seconds; per ply the plan and the main time the mover had left after the move.
+
+    Fails at the first move that would lose on time (no tolerance)."""
+    clock = Clock(control).start(Color.BLACK, 0.0)
+    now = 0.0
+    played: list[tuple[TimePlan, float]] = []
+    for ply in range(plies):
+        mover = clock.running
+        assert mover is not None
+        plan = plan_time(clock_limit(clock, now=now), mover, ply=ply)
+        now += think(plan)
+        assert not clock.is_flagged(now), f"lost on time at ply {ply} with {plan}"
+        clock, _ = clock.press(now)
+        played.append((plan, clock.remaining[mover].total_seconds()))
+    return played
+
+
+def _hard(plan: TimePlan) -> float:
+    assert plan.hard is not None
+    return plan.hard
+
+
+def _soft(plan: TimePlan) -> float:
+    assert plan.soft is not None
+    return plan.soft
+
+
+@pytest.mark.parametrize(
+    "control",
+    [TimeControl.of(600, byoyomi=30), TimeControl.of(60, byoyomi=2), TimeControl.of(0, byoyomi=1),
+     TimeControl.of(300, increment=10), TimeControl.of(60, increment=1)],
+    ids=["10min+30s", "60s+2s", "byoyomi1s", "5min+10s/move", "60s+1s/move"],
+)
+def test_no_game_is_lost_on_time_even_when_every_move_runs_to_its_hard_limit(control: TimeControl) -> None:
+    """The worst case adds up over a game: every search aborted at its hard limit, answered late.
+    (Sudden death is left out: there every move's latency comes off a shrinking clock, so a long
+    enough game is lost on time whatever the plan.)"""
+    played = play_out(control, lambda plan: _hard(plan) + LATENCY)
+    assert len(played) == 300
+
+
+def test_ten_minutes_and_30_s_spread_the_main_time_then_use_every_byoyomi() -> None:
+    """At 10 min + 30 s a move thinks its target (the search stops between 55% of it and twice it,
+    by how settled the best move is)."""
+    played = play_out(TimeControl.of(600, byoyomi=30), _soft, plies=160)
+    main_phase = [(plan, left) for plan, left in played if _hard(plan) > 30.0]
+    # Every move with main time left thinks at least a byoyomi period: the main time is a bonus
+    # on top of the byoyomi every later move gets, never a reason to hurry.
+    assert all(_soft(plan) >= 30.0 for plan, _ in main_phase)
+    # Not spent in the opening: each side still has main time after its tenth move...
+    assert min(played[18][1], played[19][1]) > 0
+    # ...but spent in the game (a long game's last moves have none left: it was not hoarded).
+    assert max(played[-1][1], played[-2][1]) == 0
+    # Each move of the main phase takes a share, never the lot.
+    assert all(_hard(plan) <= 0.25 * 600 + 30 for plan, _ in main_phase)
+    byoyomi_phase = [plan for plan, left in played[40:] if left == 0]
+    assert byoyomi_phase
+    for plan in byoyomi_phase:
+        # The period cannot be saved: the search uses all of it but the margin.
+        assert _soft(plan) == _hard(plan) == pytest.approx(30.0 - MOVE_OVERHEAD, abs=0.5)

@@ -10,6 +10,11 @@ of the per-game scores (wins 1, draws 1/2, losses 0) mapped through the same cur
 (70.4, 70.6, 0.977)
 >>> elo_estimate(2, 0, 0).elo
 inf
+
+A score near 100% has no upper bound: the interval says so instead of an infinite margin.
+
+>>> str(elo_estimate(18, 2, 0))
+'Elo difference: +381.7 (95%: +208.5 to +inf), LOS: 100.0 %'
 """
 
 from __future__ import annotations
@@ -42,9 +47,20 @@ class EloEstimate:
     """Likelihood of superiority: the probability that the first player is the stronger, 0..1."""
     score: float
     """Mean score per game of the first player (0..1; nan with no games)."""
+    low: float = math.nan
+    """Lower end of the 95% interval (-inf when unbounded, nan with no games)."""
+    high: float = math.nan
+    """Upper end of the 95% interval (+inf when unbounded, nan with no games)."""
+
+    def interval(self, digits: int = 1) -> str:
+        """The estimate with its 95% interval: ``+70.4 +/- 70.6`` when it has a margin, else
+        ``+381.7 (95%: +208.5 to +inf)`` when one end only is unbounded (the other still informs)."""
+        if math.isfinite(self.low) == math.isfinite(self.high):
+            return f"{_signed(self.elo, digits)} +/- {_plain(self.margin, digits)}"
+        return f"{_signed(self.elo, digits)} (95%: {_signed(self.low, digits)} to {_signed(self.high, digits)})"
 
     def __str__(self) -> str:
-        return f"Elo difference: {_signed(self.elo)} +/- {_plain(self.margin)}, LOS: {100 * self.los:.1f} %"
+        return f"Elo difference: {self.interval()}, LOS: {100 * self.los:.1f} %"
 
 
 def elo_estimate(wins: int, losses: int, draws: int) -> EloEstimate:
@@ -59,14 +75,14 @@ def elo_estimate(wins: int, losses: int, draws: int) -> EloEstimate:
     spread = Z95 * math.sqrt(variance / games)
     low, high = elo_of_score(score - spread), elo_of_score(score + spread)
     margin = (high - low) / 2 if math.isfinite(low) and math.isfinite(high) else math.inf
-    return EloEstimate(elo_of_score(score), margin, los, score)
+    return EloEstimate(elo_of_score(score), margin, los, score, low, high)
 
 
-def _signed(value: float) -> str:
+def _signed(value: float, digits: int = 1) -> str:
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
-    return f"{value:+.1f}"
+    return f"{value:+.{digits}f}"
 
 
-def _plain(value: float) -> str:
-    return "inf" if math.isinf(value) else ("nan" if math.isnan(value) else f"{value:.1f}")
+def _plain(value: float, digits: int = 1) -> str:
+    return "inf" if math.isinf(value) else ("nan" if math.isnan(value) else f"{value:.{digits}f}")

@@ -21,9 +21,6 @@
 #include "search.h"
 #include "see.h"
 
-/* search._LOSING: captures that lose by exchange come after the others */
-#define LOSING (1 << 16)
-
 #define EXACT 0
 #define LOWER 1
 #define UPPER 2
@@ -503,8 +500,7 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
     ncaps = 0;
     for (i = 0; i < n; i++)
         if (p->board[codes[i] & 127]) {
-            w->sort_keys[0][ncaps] = t->mvv_lva[p->board[codes[i] & 127] << 5 | p->board[codes[i] >> 7 & 127]]
-                                     - (see_losing(t, p, codes[i]) ? LOSING : 0);
+            w->sort_keys[0][ncaps] = t->mvv_lva[p->board[codes[i] & 127] << 5 | p->board[codes[i] >> 7 & 127]];
             order[ncaps++] = codes[i];
         }
     sort_desc(order, w->sort_keys[0], w->sort_keys[1], ncaps);

@@ -91,13 +91,3 @@ int see(const EvalTables *t, const Pos *p, int code)
             gains[d - 1] = -gains[d];
     return gains[0];
 }
-
-int see_losing(const EvalTables *t, const Pos *p, int code)
-{
-    int piece = p->board[code >> 7 & 127], gain = t->gain[p->board[code & 127]];
-    if (code >> 14) {
-        gain += t->promotion_gain[piece];
-        piece += 8;
-    }
-    return gain < t->gain[piece] && see(t, p, code) < 0;
-}

@@ -12,7 +12,4 @@
 /* The exchange value of `code` (not yet played) for the side to move (engine.see.see). */
 INTERNAL int see(const EvalTables *t, const Pos *p, int code);
 
-/* Whether the board move `code` loses by exchange (engine.see.losing). */
-INTERNAL int see_losing(const EvalTables *t, const Pos *p, int code);
-
 #endif /* SHOGIBAN_SPEEDUPS_SEE_H */

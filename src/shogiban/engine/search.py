@@ -38,7 +38,7 @@ from shogiban.engine.evaluate import (
 )
 from shogiban.engine.levels import LevelProfile
 from shogiban.engine.movegen import capture_codes, may_give_check
-from shogiban.engine.see import losing, see
+from shogiban.engine.see import see
 from shogiban.engine.timeman import TimePlan
 from shogiban.engines.results import InfoDict
 from shogiban.engines.score import PovScore, Score
@@ -78,8 +78,6 @@ for _code in range(32):
         _VICTIM[_code] = MATERIAL[_pt]
         _ATTACKER[_code] = MATERIAL[_pt] if _pt != 8 else 2000
 _MVV_LVA = [_VICTIM[v] * 8 - _ATTACKER[a] // 16 for v in range(32) for a in range(32)]
-#: Captures that lose by exchange (SEE < 0) come after the others, still before the killers.
-_LOSING = 1 << 16
 #: What capturing a piece gains: its board value and the value of the piece it becomes in hand.
 _GAIN = [(_VICTIM[c] + (MATERIAL[(c & 15) - 8 if c & 15 > 8 else c & 15] if c & 15 else 0)) for c in range(32)]
 
@@ -383,11 +381,7 @@ class Searcher:
             yield tt_move
         caps = [c for c in codes if board[c & 127]]
         if caps:
-            pos = self.pos
-            caps.sort(
-                key=lambda c: _MVV_LVA[board[c & 127] << 5 | board[c >> 7 & 127]] - (_LOSING if losing(pos, c) else 0),
-                reverse=True,
-            )
+            caps.sort(key=lambda c: _MVV_LVA[board[c & 127] << 5 | board[c >> 7 & 127]], reverse=True)
             for c in caps:
                 if c != tt_move:
                     yield c

@@ -38,18 +38,6 @@ def _attackers(pos: Position, sq: int, occupied: int) -> int:
     return (pos._attackers(sq, 0, occupied) | pos._attackers(sq, 1, occupied)) & occupied
 
 
-def losing(pos: Position, code: int) -> bool:
-    """Whether the board move *code* loses material by exchange (:func:`see` below 0), without
-    playing the exchange out when the capture gains at least what losing the mover costs."""
-    board = pos._board
-    piece = board[code >> 7 & 127]
-    gain = GAIN[board[code & 127]]
-    if code >> 14:
-        gain += PROMOTION_GAIN[piece]
-        piece += 8
-    return gain < GAIN[piece] and see(pos, code) < 0
-
-
 def see(pos: Position, code: int) -> int:
     """The exchange value of the move *code* (not yet played) for the side to move: what it
     captures (and its promotion gain), less what the best sequence of recaptures on its

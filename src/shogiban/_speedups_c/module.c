@@ -18,7 +18,8 @@
  *   qsearch.h, qsearch.c   the engine's evaluation and quiescence search: set_eval, eval_parts,
  *                          attacks_near, qsearch;
  *   search.h, search.c     the engine's main search below the root: set_search, search,
- *                          may_give_check, threatens;
+ *                          may_give_check, threatens, see;
+ *   see.h, see.c           static exchange evaluation (the quiescence search's capture filter);
  *   common.h               the Python headers, INTERNAL and MEMBER_OBJECT.
  *
  * C99 on the public CPython C API (with PyLong_*NativeBytes from 3.13); GCC/Clang bit-scan
@@ -55,6 +56,7 @@ static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))py_search, METH_FASTCALL, search_doc},
     {"may_give_check", (PyCFunction)(void (*)(void))py_may_give_check, METH_FASTCALL, may_give_check_doc},
     {"threatens", (PyCFunction)(void (*)(void))py_threatens, METH_FASTCALL, threatens_doc},
+    {"see", (PyCFunction)(void (*)(void))py_see, METH_FASTCALL, see_doc},
     {NULL, NULL, 0, NULL},
 };
 

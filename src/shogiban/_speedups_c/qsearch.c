@@ -15,6 +15,7 @@
 
 #include "pushpop.h"
 #include "qsearch.h"
+#include "see.h"
 
 #define PROMOTION 0x4000
 
@@ -180,6 +181,18 @@ PyObject *set_eval(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             t->attacker[c] = pt != 8 ? t->material[pt] : 2000;
         }
         t->gain[c] = pt ? t->victim[c] + t->material[pt > 8 ? pt - 8 : pt] : t->victim[c];
+        t->promotion_gain[c] = pt >= 1 && pt <= 6 ? t->material[pt + 8] - t->material[pt] : 0;
+    }
+    /* see.ORDER: by material, the king last, the type breaking ties (a stable insertion sort) */
+    for (a = 0; a < 14; a++) {
+        int pt = a + 1, key = pt != 8 ? t->material[pt] : INT32_MAX;
+        for (v = a; v > 0; v--) {
+            int prev = t->lva_order[v - 1];
+            if ((prev != 8 ? t->material[prev] : INT32_MAX) <= key)
+                break;
+            t->lva_order[v] = t->lva_order[v - 1];
+        }
+        t->lva_order[v] = (uint8_t)pt;
     }
     for (v = 0; v < 32; v++)
         for (a = 0; a < 32; a++) {
@@ -572,8 +585,7 @@ int qsearch(Search *s, int alpha, int beta, int ply, int qply, int score, int ch
     sort_by_keys(codes, w->keys, n);
     best = stand;
     {
-        int them = p->turn ^ 1, margin = stand + 200 - alpha;
-        BB occupied = bb_or(p->occ[0], p->occ[1]);
+        int margin = stand + 200 - alpha;
         for (i = 0; i < n; i++) {
             int code = codes[i], to = code & 127, victim = p->board[to], attacker = p->board[code >> 7 & 127];
             int gain = t->gain[victim], step;
@@ -581,8 +593,9 @@ int qsearch(Search *s, int alpha, int beta, int ply, int qply, int score, int ch
                 gain += t->material[(attacker & 15) + 8] - t->material[attacker & 15];
             if (gain + margin < 0)
                 continue; /* delta pruning */
-            if (t->victim[attacker] > t->victim[victim] + 100 && is_attacked(p, to, them, occupied))
-                continue; /* a defended victim worth less than the attacker */
+            /* a losing exchange (see() only when losing the mover could cost more than the gain) */
+            if (gain < t->gain[code >> 14 ? attacker + 8 : attacker] && see(t, p, code) < 0)
+                continue;
             step = qsearch_child(s, code, beta, &alpha, &best, ply, qply, score);
             if (step < 0)
                 return 0;

@@ -29,6 +29,9 @@ typedef struct EvalTables {
     /* search._VICTIM, _ATTACKER, _GAIN and _MVV_LVA */
     int32_t victim[32], attacker[32], gain[32];
     int32_t mvv_lva[32 * 32];
+    /* see.PROMOTION_GAIN and see.ORDER (the piece types from the least valuable attacker) */
+    int32_t promotion_gain[32];
+    uint8_t lva_order[14];
     /* work spaces not in use (see acquire_work) */
     struct Work *free_work;
     /* set_search: search.SearchStopped and the search's constants */

@@ -19,6 +19,7 @@
  */
 
 #include "search.h"
+#include "see.h"
 
 #define EXACT 0
 #define LOWER 1
@@ -1001,6 +1002,24 @@ PyObject *py_may_give_check(PyObject *module, PyObject *const *args, Py_ssize_t 
     if (position_and_code(module_state(module), args, nargs, "may_give_check", &p, &code) < 0)
         return NULL;
     return PyBool_FromLong(may_give_check(&p, code));
+}
+
+const char see_doc[] = PyDoc_STR(
+    "see(position, code, /)\n--\n\n"
+    "shogiban.engine.see.see(position, code) (set_eval must have been called).");
+
+PyObject *py_see(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    ModuleState *st = module_state(module);
+    Pos p;
+    int code;
+    if (st->eval == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "shogiban._speedups: set_eval() was not called");
+        return NULL;
+    }
+    if (position_and_code(st, args, nargs, "see", &p, &code) < 0)
+        return NULL;
+    return PyLong_FromLong(see(st->eval, &p, code));
 }
 
 const char threatens_doc[] = PyDoc_STR(

@@ -38,6 +38,7 @@ from shogiban.engine.evaluate import (
 )
 from shogiban.engine.levels import LevelProfile
 from shogiban.engine.movegen import capture_codes, may_give_check
+from shogiban.engine.see import see
 from shogiban.engine.timeman import TimePlan
 from shogiban.engines.results import InfoDict
 from shogiban.engines.score import PovScore, Score
@@ -640,18 +641,21 @@ class Searcher:
         board = pos._board
         caps.sort(key=lambda c: _MVV_LVA[board[c & 127] << 5 | board[c >> 7 & 127]], reverse=True)
         best = stand
-        them = pos._turn ^ 1
-        occupied = pos._occ[0] | pos._occ[1]
         margin = stand + 200 - alpha
         for code in caps:
-            to = code & 127
-            victim = board[to]
+            victim = board[code & 127]
             attacker = board[code >> 7 & 127]
-            gain = _GAIN[victim] + (MATERIAL[(attacker & 15) + 8] - MATERIAL[attacker & 15] if code >> 14 else 0)
+            if code >> 14:
+                gain = _GAIN[victim] + MATERIAL[(attacker & 15) + 8] - MATERIAL[attacker & 15]
+                attacker += 8
+            else:
+                gain = _GAIN[victim]
             if gain + margin < 0:
                 continue  # delta pruning: even winning this cannot lift the score to alpha
-            if _VICTIM[attacker] > _VICTIM[victim] + 100 and pos._is_attacked(to, them, occupied):
-                continue  # a defended victim worth less than the attacker: a losing capture
+            # A losing exchange; no need to play it out when losing the mover costs no more than
+            # the gain (the exchange is then worth at least the difference).
+            if gain < _GAIN[attacker] and see(pos, code) < 0:
+                continue
             self.make(code)
             try:
                 score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1)

@@ -16,10 +16,13 @@ out of it.
 then runs a coordinate descent with shrinking steps over the named parameters of
 :class:`shogiban.engine.evaluate.EvalParams`, minimising the mean squared error between
 sigmoid(static eval / K) and sigmoid(FSF score / K) on a training split.  It reports the held-out
-error before and after and prints the tuned vector as a literal to paste into evaluate.py.  The
-static evaluation is linear in "derived" values (the table entries the parameters give), so each
-position is reduced once to feature counts and a candidate is scored by a matrix product; the
-reduction is checked against :func:`shogiban.engine.evaluate.evaluate` with rebuilt tables.
+error before and after and prints the tuned vector as a literal to paste into evaluate.py.  Every
+step keeps the invariants the engine's tests check (:func:`violations`: a first piece in hand worth
+more than on the board, the promoted minors at the gold's value, the piece order, a king danger
+that is 0 for a safe king and never a bonus), so the literal can be pasted as it is; ``--free``
+lifts them.  The static evaluation is linear in "derived" values (the table entries the parameters
+give), so each position is reduced once to feature counts and a candidate is scored by a matrix
+product; the reduction is checked against :func:`shogiban.engine.evaluate.evaluate` with rebuilt tables.
 """
 
 from __future__ import annotations

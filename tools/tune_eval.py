@@ -16,10 +16,13 @@ out of it.
 then runs a coordinate descent with shrinking steps over the named parameters of
 :class:`shogiban.engine.evaluate.EvalParams`, minimising the mean squared error between
 sigmoid(static eval / K) and sigmoid(FSF score / K) on a training split.  It reports the held-out
-error before and after and prints the tuned vector as a literal to paste into evaluate.py.  The
-static evaluation is linear in "derived" values (the table entries the parameters give), so each
-position is reduced once to feature counts and a candidate is scored by a matrix product; the
-reduction is checked against :func:`shogiban.engine.evaluate.evaluate` with rebuilt tables.
+error before and after and prints the tuned vector as a literal to paste into evaluate.py.  Every
+step keeps the invariants the engine's tests check (:func:`violations`: a first piece in hand worth
+more than on the board, the promoted minors at the gold's value, the piece order, a king danger
+that is 0 for a safe king and never a bonus), so the literal can be pasted as it is; ``--free``
+lifts them.  The static evaluation is linear in "derived" values (the table entries the parameters
+give), so each position is reduced once to feature counts and a candidate is scored by a matrix
+product; the reduction is checked against :func:`shogiban.engine.evaluate.evaluate` with rebuilt tables.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import itertools
 import math
 import random
 import sys
@@ -280,8 +284,9 @@ Coord = tuple[str, int | None]
 
 def coordinates(params: EvalParams) -> list[Coord]:
     """The tunable coordinates: every entry of every field except the attack scale (redundant with
-    the attack terms), index 0 of the by-type tuples, the king's material and the zero points of
-    the king danger (``attacked[0]``, ``exposure[0]``)."""
+    the attack terms), index 0 of the by-type tuples, the king's material, the board values of the
+    promoted pawn, lance, knight and silver (tied to the gold's, see :func:`tie`) and the zero
+    points of the king danger (``attacked[0]``, ``exposure[0]``)."""
     coords: list[Coord] = []
     for field in dataclasses.fields(params):
         if field.name.startswith("attack_scale"):
@@ -294,6 +299,8 @@ def coordinates(params: EvalParams) -> list[Coord]:
             by_type = field.name in ("material", "hand_first", "hand_step", "hand_floor")
             if by_type and index in (0, 8):
                 continue
+            if field.name == "material" and index in TIED_TO_GOLD:
+                continue  # moved with the gold by tie()
             if field.name in ("attacked", "exposure") and index == 0:
                 continue  # a king nobody attacks is in no danger: king_danger is 0 there
             coords.append((field.name, index))
@@ -334,6 +341,60 @@ def parse_params(text: str) -> EvalParams:
         raise ValueError("expected EvalParams(...)")
     values = {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords if kw.arg is not None}
     return EvalParams(**values)
+
+
+# -- invariants --------------------------------------------------------------------------------------
+
+#: Promoted pawn, lance, knight and silver: they move like a gold and are valued as one.
+TIED_TO_GOLD = (9, 10, 11, 12)
+#: Board values in strictly falling order: rook, bishop, gold, silver, knight, lance, pawn.
+MATERIAL_ORDER = (6, 5, 7, 4, 3, 2, 1)
+#: First pieces in hand in strictly falling order: rook, bishop, gold, silver.
+HAND_ORDER = (6, 5, 7, 4)
+
+
+def tie(params: EvalParams) -> EvalParams:
+    """*params* with the promoted pawn, lance, knight and silver at the gold's board value."""
+    material = params.material
+    if all(material[pt] == material[7] for pt in TIED_TO_GOLD):
+        return params
+    tied = tuple(material[7] if i in TIED_TO_GOLD else v for i, v in enumerate(material))
+    return dataclasses.replace(params, material=tied)
+
+
+def violations(params: EvalParams) -> list[str]:
+    """The evaluation's invariants that *params* breaks (none: an admissible vector).  They are
+    the ones the engine's tests check (test_engine_evaluate, test_engine_threats), so that a tuned
+    vector can be pasted as it is, plus a king danger that is never a bonus."""
+    m = params.material
+    out: list[str] = []
+    for pt in range(1, 8):
+        # The first piece in hand is worth max(floor, first): a drop is an option a board piece lacks.
+        first = max(params.hand_first[pt], params.hand_floor[pt])
+        if first <= m[pt]:
+            out.append(f"hand[{pt}] {first} <= material[{pt}] {m[pt]}")
+    out.extend(f"material[{pt}] {m[pt]} != gold {m[7]}" for pt in TIED_TO_GOLD if m[pt] != m[7])
+    for hi, lo in (*itertools.pairwise(MATERIAL_ORDER), (14, 6), (13, 5)):
+        if m[hi] <= m[lo]:
+            out.append(f"material[{hi}] {m[hi]} <= material[{lo}] {m[lo]}")
+    h = params.hand_first
+    for a, b in itertools.pairwise(HAND_ORDER):
+        if h[a] <= h[b]:
+            out.append(f"hand_first[{a}] {h[a]} <= hand_first[{b}] {h[b]}")
+    # An unattacked king with nothing in the enemy's hand is in no danger ...
+    if params.attacked[0] or params.exposure[0]:
+        out.append(f"king danger zero points {params.attacked[0]}, {params.exposure[0]} != 0")
+    # ... and danger is a penalty: exposure or attacked squares never make a king safer.
+    danger = (*params.attacked, *params.exposure, params.attacked_hand)
+    if min(danger) < 0:
+        out.append(f"negative king danger term {min(danger)}")
+    return out
+
+
+def admissible(params: EvalParams) -> EvalParams | None:
+    """*params* tied (:func:`tie`) if it then keeps every invariant, else None."""
+    tied = tie(params)
+    return None if violations(tied) else tied
 
 
 # -- fitting -----------------------------------------------------------------------------------------
@@ -428,12 +489,17 @@ def local_search(
     model: Model, coords: Sequence[Coord], steps: Sequence[int] = (16, 8, 4, 2, 1), passes: int = 2,
     log: Callable[[str], None] = print, *, lam: float = 0.0, base: EvalParams | None = None,
     validate: Callable[[EvalParams], float] | None = None, patience: int = 2,
+    constrain: Callable[[EvalParams], EvalParams | None] | None = None,
 ) -> EvalParams:
     """Coordinate descent with shrinking steps: try each coordinate +-step, keep what lowers the
     training objective (mean error plus :func:`l2_penalty` towards *base*, by default the
     starting parameters); up to *passes* sweeps per step size.  With *validate* (the error on
     validation positions), the parameters of the sweep with the lowest validation error are
-    returned, and the search stops after *patience* sweeps in a row without a new lowest."""
+    returned, and the search stops after *patience* sweeps in a row without a new lowest.  With
+    *constrain* (e.g. :func:`admissible`), each candidate is replaced by what it returns and
+    skipped when that is None, so every kept vector passes it (the start must too)."""
+    if constrain is not None and constrain(model.params) != model.params:
+        raise ValueError("the starting parameters do not pass the constraint")
     anchor = model.params if base is None else base
     n = max(1, len(model.rows))
 
@@ -450,6 +516,11 @@ def local_search(
                 base_value = get(model.params, coord)
                 for value in (base_value + step, base_value - step):
                     candidate = with_value(model.params, coord, value)
+                    if constrain is not None:
+                        kept = constrain(candidate)
+                        if kept is None:
+                            continue
+                        candidate = kept
                     score = objective(model.trial(candidate, commit=False), candidate)
                     if score < current - 1e-12:
                         model.trial(candidate, commit=True)
@@ -539,13 +610,17 @@ def split(games: Sequence[int], folds: int = 5) -> tuple[list[int], list[int], l
 def tune(
     data_path: Path, check: int, groups: Sequence[Sequence[str]] = ((),), *, lams: Sequence[float] = (0.0,),
     anchors: Sequence[Coord] = ANCHORS, k_eval: float = K_EVAL, early_stop: bool = True,
-    out: Path | None = None,
+    out: Path | None = None, keep_invariants: bool = True,
 ) -> dict[float, EvalParams]:
     """Fit the scale of the FSF scores to the evaluation, then, from the current parameters for
     each L2 weight in *lams*, the parameters group by group; print the figures and the tuned
-    literals (also written to *out*, suffixed ``-l2=<weight>`` when there are several)."""
+    literals (also written to *out*, suffixed ``-l2=<weight>`` when there are several).  With
+    *keep_invariants* every step keeps the evaluation's invariants (:func:`admissible`)."""
     from shogiban.engine.evaluate import DEFAULT_PARAMS, build_tables, evaluate
 
+    constrain = admissible if keep_invariants else None
+    if constrain is not None and violations(DEFAULT_PARAMS):
+        raise ValueError(f"DEFAULT_PARAMS breaks the invariants: {violations(DEFAULT_PARAMS)}")
     data = load_data(data_path)
     boards = [Board(sfen) for _, sfen, _ in data]
     scores = [score for _, _, score in data]
@@ -592,6 +667,7 @@ def tune(
             print(f"group {','.join(patterns) or 'all'}: {len(coords)} coordinates, l2 {lam:g}")
             tuned = local_search(
                 fit, coords, lam=lam, base=DEFAULT_PARAMS, validate=validate if valid_model else None,
+                constrain=constrain,
             )
             fit.trial(tuned, commit=True)
             if valid_model:
@@ -602,6 +678,8 @@ def tune(
         old, new = DEFAULT_PARAMS, fit.params
         changed = [(c, get(old, c), get(new, c)) for c in all_coords if get(new, c) != get(old, c)]
         print(f"{len(changed)} values changed: " + ", ".join(f"{c[0]}[{c[1]}] {a}->{b}" for c, a, b in changed))
+        broken = violations(fit.params)
+        print("invariants kept" if not broken else "invariants broken: " + "; ".join(broken))
         literal = params_literal(fit.params)
         print(literal)
         if out is not None:
@@ -636,6 +714,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     fit.add_argument("--k-eval", type=float, default=K_EVAL, help="win-rate scale of the built-in evaluation")
     fit.add_argument("--no-early-stop", action="store_true", help="train on the validation games too, no early stop")
     fit.add_argument("--out", type=Path, default=None, help="write the tuned literal here")
+    fit.add_argument(
+        "--free", action="store_true", help="let steps break the evaluation's invariants (hand >= board, ...)",
+    )
     args = parser.parse_args(argv)
     if args.command == "make-data":
         make_data(args.games, args.out, args.depth, args.limit, resume=not args.fresh)
@@ -644,7 +725,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         anchors = [parse_coord(a) for a in args.anchor.split(",") if a]
         tune(
             args.data, args.check, groups, lams=[float(x) for x in args.l2.split(",")], anchors=anchors,
-            k_eval=args.k_eval, early_stop=not args.no_early_stop, out=args.out,
+            k_eval=args.k_eval, early_stop=not args.no_early_stop, out=args.out, keep_invariants=not args.free,
         )
     return 0
 

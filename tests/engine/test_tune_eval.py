@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
+import random
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+import pytest
 
 from shogiban import Board
-from shogiban.engine.evaluate import DEFAULT_PARAMS, build_tables, evaluate
+from shogiban.engine.evaluate import DEFAULT_PARAMS, EvalParams, build_tables, evaluate, king_danger
+from shogiban.pieces import BISHOP, GOLD, KNIGHT, LANCE, PAWN, PROM_BISHOP, PROM_PAWN, PROM_ROOK, ROOK, SILVER
 
 
 def _tool() -> ModuleType:
@@ -72,7 +78,7 @@ def test_local_search_lowers_the_training_error() -> None:
 def test_l2_penalty() -> None:
     coords = [("tempo", None), ("material", 2)]
     moved = te.with_value(DEFAULT_PARAMS, ("tempo", None), DEFAULT_PARAMS.tempo + 50)
-    moved = te.with_value(moved, ("material", 2), 215)
+    moved = te.with_value(moved, ("material", 2), DEFAULT_PARAMS.material[2] - 100)
     assert te.l2_penalty(DEFAULT_PARAMS, DEFAULT_PARAMS, coords, 1.0) == 0.0
     assert te.l2_penalty(moved, DEFAULT_PARAMS, coords, 0.0) == 0.0
     assert abs(te.l2_penalty(moved, DEFAULT_PARAMS, coords, 2.0) - 2.0 * (0.25 + 1.0)) < 1e-12
@@ -145,3 +151,112 @@ def test_cached_features(tmp_path: Path) -> None:
     assert te.cached_features(data, boards) == first
     data.write_text(f"0\t12\t{SFEN}\t11\n")  # another cache: recomputed, not the stale rows
     assert te.cached_features(data, [Board()]) == [te.features(Board())]
+
+
+# -- invariants ---------------------------------------------------------------------------------------
+
+#: A vector the synthetic targets come from that breaks the invariants: a pawn in hand worth less
+#: than one on the board, a tokin worth less than a gold, exposure of the own king as a bonus.
+_BROKEN = dataclasses.replace(
+    DEFAULT_PARAMS,
+    hand_first=(0, 30, *DEFAULT_PARAMS.hand_first[2:]),
+    hand_floor=(0, 20, *DEFAULT_PARAMS.hand_floor[2:]),
+    material=(*DEFAULT_PARAMS.material[:9], 250, *DEFAULT_PARAMS.material[10:]),
+    exposure=(0, *(-30,) * 8),
+)
+
+
+def _positions() -> list[Board]:
+    """The test SFEN, a bare king against a dragon and golds in hand, and seeded random games
+    (captures put pieces in hand, promotions make tokins)."""
+    boards = [Board(SFEN), Board("4k4/9/9/9/9/9/9/3+r5/4K4 b 2g 1")]
+    rng = random.Random(7)
+    while len(boards) < 24:
+        board = Board()
+        for _ in range(rng.randint(40, 140)):
+            codes = board._legal_codes()
+            if not codes:
+                break
+            board._push(rng.choice(codes))
+        if board._legal_codes():
+            boards.append(Board(board.sfen()))
+    return boards
+
+
+def _assert_engine_invariants(params: EvalParams) -> None:
+    """What the evaluation's tests check, on the tables *params* build (independent of the tool's
+    own :func:`violations`)."""
+    tables = build_tables(params)
+    for pt in range(1, 8):
+        assert tables.hand[0][pt][1] > tables.material[pt], pt
+    assert tables.material[PROM_PAWN] == tables.material[GOLD]
+    m = tables.material
+    assert m[ROOK] > m[BISHOP] > m[GOLD] > m[SILVER] > m[KNIGHT] > m[LANCE] > m[PAWN]
+    assert m[PROM_ROOK] > m[ROOK]
+    assert m[PROM_BISHOP] > m[BISHOP]
+    assert king_danger(Board(), 0, tables) == 0
+    assert king_danger(Board("4k4/9/9/9/9/9/9/3+r5/4K4 b 2g 1"), 1, tables) == 0
+
+
+def test_default_parameters_keep_the_invariants() -> None:
+    assert te.violations(DEFAULT_PARAMS) == []
+    _assert_engine_invariants(DEFAULT_PARAMS)
+    assert te.violations(_BROKEN)
+    assert ("material", 9) not in te.coordinates(DEFAULT_PARAMS)  # tied to the gold
+
+
+def test_tie_moves_the_promoted_minors_with_the_gold() -> None:
+    gold = te.with_value(DEFAULT_PARAMS, ("material", GOLD), 560)
+    assert te.violations(gold)  # the tokin is left behind ...
+    tied = te.admissible(gold)
+    assert tied is not None  # ... until tie() moves it along
+    assert tied.material[9:13] == (560,) * 4
+    assert te.admissible(te.with_value(DEFAULT_PARAMS, ("hand_first", PAWN), 80)) is None
+
+
+def _synthetic_model() -> Any:
+    boards = _positions()
+    rows = [te.features(b) for b in boards]
+    targets = [te.sigmoid(sum(c * te.derived(_BROKEN, k) for k, c in row.items()) / 600) for row in rows]
+    return te.Model(rows, targets, 600.0, DEFAULT_PARAMS)
+
+
+def test_a_constrained_fit_keeps_the_invariants_a_free_one_breaks() -> None:
+    fields = ["material", "hand_*", "exposure", "attacked"]
+    coords = te.select(te.coordinates(DEFAULT_PARAMS), fields)
+    free = _synthetic_model()
+    # Free, with the tokin untied: the targets pull the fit across the invariants.
+    te.local_search(free, [*coords, ("material", PROM_PAWN)], log=lambda _: None)
+    assert te.violations(free.params)
+    assert max(free.params.hand_first[PAWN], free.params.hand_floor[PAWN]) <= free.params.material[PAWN]
+    kept = _synthetic_model()
+    before = kept.loss()
+    result = te.local_search(kept, coords, log=lambda _: None, constrain=te.admissible)
+    assert kept.loss() < before  # it did fit, within the invariants
+    assert result == kept.params
+    assert te.violations(result) == []
+    _assert_engine_invariants(result)
+
+
+def test_a_constrained_fit_refuses_a_broken_start() -> None:
+    model = te.Model([te.features(Board(SFEN))], [0.5], 600.0, _BROKEN)
+    with pytest.raises(ValueError, match="starting parameters"):
+        te.local_search(model, [("tempo", None)], log=lambda _: None, constrain=te.admissible)
+
+
+def test_tune_on_synthetic_data_keeps_the_invariants(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "positions.tsv"
+    boards = _positions()
+    lines = []
+    for i, board in enumerate(boards):
+        score = sum(c * te.derived(_BROKEN, k) for k, c in te.features(board).items())
+        lines.append(f"{i % 10}\t{12 + i}\t{board.sfen()}\t{score}\n")
+    data.write_text("".join(lines))
+    out = tmp_path / "tuned.txt"
+    fits = te.tune(data, 3, [["material", "hand_*", "exposure"]], out=out, early_stop=False)
+    tuned = fits[0.0]
+    assert tuned != DEFAULT_PARAMS
+    assert te.parse_params(out.read_text()) == tuned
+    assert te.violations(tuned) == []
+    _assert_engine_invariants(tuned)
+    assert "invariants kept" in capsys.readouterr().out

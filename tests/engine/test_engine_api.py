@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from shogiban import Board, EnteringKingRule, Move
 from shogiban.engine import BuiltinSearch
 from shogiban.engine.evaluate import evaluate
+from shogiban.engine.levels import profile
 from shogiban.engines import InfoDict, Limit
 
 MIDGAME = "ln1g3nl/1r1s1kgs1/ppp2p3/3P2p2/2PN1P2P/6P2/PP1+b3+pL/5R3/2S1KGSN1 b 5Pbgl 51"
@@ -199,14 +200,27 @@ def test_level_eight_beats_level_one_at_tiny_limits() -> None:
     assert total >= 1.5
 
 
-def test_level_depths_and_hurried_moves() -> None:
+def test_level_depths_and_node_budgets() -> None:
     board = Board()
-    depths = set()
-    engine = BuiltinSearch(6, seed=3)
-    for _ in range(12):
-        result = engine.search(board, Limit(nodes=200_000))
-        depths.add(result.info["depth"])
-    assert depths == {2, 3}  # level 6 looks 3 plies ahead, sometimes only 2
-    for level, depth in ((1, 1), (4, 1), (5, 2), (7, 4)):
+    for level, depth in ((1, 1), (4, 1), (5, 2)):
         result = BuiltinSearch(level, seed=0).search(board, Limit(nodes=200_000))
         assert result.info["depth"] == depth, level
+    # Levels 6 and 7 stop at their node budget, mid-iteration if need be, whatever the clock allows.
+    for level in (6, 7):
+        budget = profile(level).max_nodes
+        assert budget is not None
+        result = BuiltinSearch(level, seed=0).search(board, Limit(time=30.0))
+        assert budget <= result.info["nodes"] <= budget + 64, level
+    assert (profile(6).max_nodes or 0) < (profile(7).max_nodes or 0)
+    # A tighter limit than the level's own still wins.
+    assert BuiltinSearch(7, seed=0).search(board, Limit(nodes=2_000)).info["nodes"] <= 2_000 + 64
+
+
+def test_node_budgets_make_levels_6_and_7_repeatable() -> None:
+    """The same position and seed give the same move: the budget, not the clock, ends the search."""
+    board = Board("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2")
+    for level in (6, 7):
+        first = BuiltinSearch(level, seed=4).search(board, Limit(byoyomi=10.0, btime=0, wtime=0))
+        again = BuiltinSearch(level, seed=4).search(board, Limit(time=20.0))
+        assert first.move == again.move, level
+        assert first.info["nodes"] == again.info["nodes"], level

@@ -149,10 +149,7 @@ class BuiltinSearch:
             wanted = {move.code for move in searchmoves if move.code in codes}
             codes = [code for code in codes if code in wanted] or codes
         plan = self._plan(limit, pos)
-        level_depth = prof.max_depth
-        if level_depth is not None and level_depth > 1 and prof.hurry and self._rng.random() < prof.hurry:
-            level_depth -= 1
-        max_depth = _tighter(limit.depth, None if limit.infinite else level_depth)
+        max_depth = _tighter(limit.depth, None if limit.infinite else prof.max_depth)
         searcher = Searcher(
             pos,
             prof,

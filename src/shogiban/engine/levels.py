@@ -1,14 +1,15 @@
 """Strength levels 1 (beginner) to 8 (strongest): what each may search and how it errs.
 
-Levels 1 to 7 search to a fixed depth, so they play alike at any time control that lets them
-finish; they differ in depth, in the noise added to the evaluation, in how often a capture at
-the root goes unseen and in how often level 6 looks a ply less.  Level 8 searches as deep as
-the time allows.
+Levels 1 to 5 search to a fixed depth and levels 6 and 7 a fixed number of nodes, so they play
+alike at any time control that lets them finish (and alike in the compiled and the pure-Python
+build, whose searches count the same nodes); they differ in depth or nodes, in the noise added
+to the evaluation and in how often a capture at the root goes unseen.  Level 8 searches as deep
+as the time allows.
 
-The spacing is measured, not guessed: at 1 s a move each level scores at least 70% against the
-one below (``benchmarks/strength.md``).  One more ply is worth far more at shallow depth (2
-plies beat 1 in every game) than deep (4 against 3 scored 70%), so the lower levels split the
-1-ply searcher by noise and oversights, and the upper ones are a ply or more apart.
+The spacing is measured, not guessed (``benchmarks/strength.md``).  Strength grows with the
+logarithm of the work, but far faster at shallow depth (2 plies beat 1 in every game) than deep,
+so the lower levels split the 1-ply searcher by noise and oversights, and the upper ones are
+node budgets about an order of magnitude apart, below level 8's million or more at 1 s.
 """
 
 from __future__ import annotations
@@ -39,19 +40,17 @@ class LevelProfile:
     """Seconds per move at most (None: what the clock allows)."""
     resigns: bool
     """Whether the level resigns when it sees itself mated."""
-    hurry: float = 0.0
-    """Chance of searching one ply less than ``max_depth`` for a move (a hasty look)."""
 
 
 LEVELS: dict[int, LevelProfile] = {
-    # level, depth, nodes, noise, miss capture, quiescence, max time, resigns, hurry
+    # level, depth, nodes, noise, miss capture, quiescence, max time, resigns
     1: LevelProfile(1, 1, None, 400, 0.40, 0, 0.3, False),
     2: LevelProfile(2, 1, None, 150, 0.15, 1, 0.5, False),
     3: LevelProfile(3, 1, None, 130, 0.08, 8, 1.0, False),
     4: LevelProfile(4, 1, None, 0, 0.0, 8, 1.0, False),
     5: LevelProfile(5, 2, None, 0, 0.0, 8, 2.0, True),
-    6: LevelProfile(6, 3, None, 0, 0.0, 8, None, True, hurry=0.4),
-    7: LevelProfile(7, 4, None, 0, 0.0, 10, None, True),
+    6: LevelProfile(6, None, 5_000, 0, 0.0, 8, None, True),
+    7: LevelProfile(7, None, 100_000, 0, 0.0, 10, None, True),
     8: LevelProfile(8, None, None, 0, 0.0, 12, None, True),
 }
 

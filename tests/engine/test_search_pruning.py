@@ -46,7 +46,7 @@ def test_quiet_moves_that_fail_to_cut_lose_history(python: bool) -> None:
 def test_set_search_checks_the_reduction_table() -> None:
     flat = [r for row in _LMR for r in row]
     args = (SearchStopped, search_module.MAX_PLY, search_module.MATE_BOUND, search_module.PERPETUAL_WIN,
-            search_module._LATE_MOVES)
+            search_module._SEE_MARGIN, search_module._LATE_MOVES)
     with pytest.raises(ValueError, match=r"64 \* 64"):
         SPEEDUPS.set_search(*args, flat[:-1])
     with pytest.raises(ValueError, match=r"0\.\.127"):

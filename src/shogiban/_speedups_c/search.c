@@ -496,8 +496,6 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
             }
         }
     }
-    if (depth >= 4 && !tt_move)
-        depth--; /* internal iterative reduction */
     codes = w->codes[ply];
     n = (int)generate_codes(p, codes);
     if (n == 0) {

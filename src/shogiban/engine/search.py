@@ -493,8 +493,6 @@ class Searcher:
                     self._null_pop()
                 if score >= beta:
                     return beta if score >= MATE_BOUND else score
-        if depth >= 4 and not tt_move:
-            depth -= 1  # internal iterative reduction: no table move, so a cheaper first look
         codes = pos._legal_codes()
         if not codes:
             return -MATE + ply  # no legal move loses, in check or not

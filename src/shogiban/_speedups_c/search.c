@@ -119,12 +119,10 @@ static int threatens(const EvalTables *t, const Pos *p, int code)
 typedef struct {
     Search q; /* the node count, the limit, seldepth, qmax, max_ply, the tables and the work space */
     ModuleState *st;
-    PyObject *searcher, *position, *tt, *history, *counters, *rep;
+    PyObject *searcher, *position, *tt, *history, *rep;
     long long next_poll;
     Py_ssize_t tt_limit;
     int declares, ply0, error;
-    /* the move that led to the call's position (its board's last move), 0 when there is none */
-    int last0;
     /* Searcher.keys and .checks followed by this call's path, checks[i] whether the position
      * keys[i] is in check; real[i]: keys[i] is a position the board's _rep counts (not one
      * reached by a null move) */
@@ -392,7 +390,7 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
     const Pos *p = &w->pos[ply];
     int mate = t->mate, mate_bound = t->mate_bound, inf = mate + 1;
     int in_check, tt_move = 0, pv_node, prune_quiets = 0, n, ncaps, i, best, best_code = 0, original_alpha;
-    int turn_bit, late, searched, phase, next_cap, next_quiet, k0, k1, cm, slot, value, flag, ntried = 0;
+    int turn_bit, late, searched, phase, next_cap, next_quiet, k0, k1, value, flag, ntried = 0;
     uint16_t tried[MALUS_MOVES];
     uint64_t h;
     uint16_t *codes, *order;
@@ -525,25 +523,13 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
     }
     k0 = c->killers[ply][0];
     k1 = c->killers[ply][1];
-    /* Searcher.search: the counter move of the opponent's last move (none after a null move) */
-    {
-        int last = ply > c->ply0 ? c->path[ply - 1 - c->ply0] : c->floor == c->n - 1 ? 0 : c->last0;
-        slot = last ? p->board[last & 127] << 7 | (last & 127) : -1;
-        cm = 0;
-        if (slot >= 0) {
-            long v = PyLong_AsLong(PyList_GET_ITEM(c->counters, slot));
-            if (v == -1 && PyErr_Occurred())
-                goto error;
-            cm = (int)v;
-        }
-    }
     phase = tt_move && contains(codes, n, tt_move) ? 0 : 1;
     next_cap = 0;
     next_quiet = ncaps;
     for (searched = 0;; searched++) {
         int code = 0, quiet, threat = 0, losing, gives_check, child_score;
         /* the next move */
-        while (!code && phase < 7) {
+        while (!code && phase < 6) {
             switch (phase) {
             case 0: code = tt_move; phase = 1; break;
             case 1:
@@ -566,14 +552,6 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
                 phase = 4;
                 break;
             case 4:
-                /* the counter move (dropped when it is not a quiet move here or already tried) */
-                if (cm == tt_move || cm == k0 || cm == k1 || !contains(codes, n, cm) || p->board[cm & 127])
-                    cm = 0;
-                else
-                    code = cm;
-                phase = 5;
-                break;
-            case 5:
                 /* the quiet moves by history, sorted now (after the killers' searches) */
                 {
                     int nq = n - ncaps;
@@ -586,15 +564,15 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
                     }
                     sort_desc(order + ncaps, w->sort_keys[0], w->sort_keys[1], nq);
                 }
-                phase = 6;
+                phase = 5;
                 break;
             default:
                 if (next_quiet < n) {
                     int q = order[next_quiet++];
-                    if (q != tt_move && q != k0 && q != k1 && q != cm)
+                    if (q != tt_move && q != k0 && q != k1)
                         code = q;
                 } else {
-                    phase = 7;
+                    phase = 6;
                 }
                 break;
             }
@@ -684,12 +662,6 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
                         for (i = 0; i < ntried; i++)
                             if (add_history(c->history, tried[i] | turn_bit, -bonus) < 0)
                                 goto error;
-                        if (slot >= 0) {
-                            PyObject *now = PyLong_FromLong(code);
-                            if (now == NULL)
-                                goto error;
-                            PyList_SetItem(c->counters, slot, now);
-                        }
                     }
                     break;
                 }
@@ -873,20 +845,17 @@ PyObject *py_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     /* the searcher's state */
     if ((c.position = get_attr(c.searcher, "pos", NULL)) == NULL || (c.rep = get_attr(c.position, "_rep", NULL)) == NULL
         || (c.tt = get_attr(c.searcher, "tt", NULL)) == NULL || (c.history = get_attr(c.searcher, "history", NULL)) == NULL
-        || (c.counters = get_attr(c.searcher, "counters", NULL)) == NULL
         || (keys = get_attr(c.searcher, "keys", NULL)) == NULL || (checks = get_attr(c.searcher, "checks", NULL)) == NULL
         || (evals = get_attr(c.searcher, "evals", NULL)) == NULL
         || (killers = get_attr(c.searcher, "killers", NULL)) == NULL)
         goto done;
     if (!PyDict_CheckExact(c.tt) || !PyDict_CheckExact(c.rep) || !PyList_CheckExact(c.history)
-        || PyList_GET_SIZE(c.history) != 65536 || !PyList_CheckExact(c.counters)
-        || PyList_GET_SIZE(c.counters) != 4096 || !PyList_CheckExact(keys) || !PyList_CheckExact(checks)
+        || PyList_GET_SIZE(c.history) != 65536 || !PyList_CheckExact(keys) || !PyList_CheckExact(checks)
         || !PyList_CheckExact(evals) || PyList_GET_SIZE(evals) < 1 || !PyList_CheckExact(killers)
         || PyList_GET_SIZE(killers) < t->max_ply + 2 || PyList_GET_SIZE(keys) < 1
         || PyList_GET_SIZE(checks) != PyList_GET_SIZE(keys) - 1) {
         PyErr_SetString(PyExc_TypeError,
-                        "search(): the searcher's tt must be a dict, history a list of 65536 ints, counters a "
-                        "list of 4096 ints, keys, checks, "
+                        "search(): the searcher's tt must be a dict, history a list of 65536 ints, keys, checks, "
                         "evals and killers lists (checks one shorter than keys)");
         goto done;
     }
@@ -905,29 +874,6 @@ PyObject *py_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     Py_XDECREF(obj);
-    /* the board's last move (its _stack holds (code, captured, key) tuples) */
-    if ((obj = get_attr(c.position, "_stack", NULL)) == NULL)
-        goto done;
-    if (!PyList_CheckExact(obj)) {
-        PyErr_SetString(PyExc_TypeError, "search(): the board's _stack must be a list");
-        goto done;
-    }
-    if (PyList_GET_SIZE(obj) > 0) {
-        PyObject *top = PyList_GET_ITEM(obj, PyList_GET_SIZE(obj) - 1);
-        long last;
-        if (!PyTuple_Check(top) || PyTuple_GET_SIZE(top) < 1) {
-            PyErr_SetString(PyExc_TypeError, "search(): the board's _stack must hold tuples");
-            goto done;
-        }
-        if ((last = PyLong_AsLong(PyTuple_GET_ITEM(top, 0))) == -1 && PyErr_Occurred())
-            goto done;
-        if (last <= 0 || (last & 127) >= 81) {
-            PyErr_SetString(PyExc_ValueError, "search(): the board's last move is not a move code");
-            goto done;
-        }
-        c.last0 = (int)last;
-    }
-    Py_CLEAR(obj);
     if ((obj = get_attr(c.searcher, "max_nodes", NULL)) == NULL)
         goto done;
     if (obj == Py_None) {
@@ -1052,7 +998,6 @@ done:
     Py_XDECREF(c.rep);
     Py_XDECREF(c.tt);
     Py_XDECREF(c.history);
-    Py_XDECREF(c.counters);
     return result;
 }
 

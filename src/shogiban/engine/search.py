@@ -233,9 +233,6 @@ class Searcher:
         #: Whether a declaration can win under this game's rule (the compiled search's precondition).
         self._declares = self.rule is not EnteringKingRule.NONE
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
-        #: The quiet move that last refuted a move, by the move's destination and the piece there
-        #: (index ``piece << 7 | square``).
-        self.counters: list[int] = [0] * 4096
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
         # Path state, aligned with the board's move stack (game history included): the key of
         # every position, whether each move gave check, and the incremental evaluation.
@@ -391,9 +388,9 @@ class Searcher:
 
     # -- move ordering ---------------------------------------------------------------------------
 
-    def _ordered(self, codes: list[int], tt_move: int, ply: int, counter: int) -> Iterator[int]:
-        """The moves in search order: table move, captures (MVV-LVA), killers, the counter
-        move, then quiet moves (promotions included) by history."""
+    def _ordered(self, codes: list[int], tt_move: int, ply: int) -> Iterator[int]:
+        """The moves in search order: table move, captures (MVV-LVA), promotions, killers,
+        then quiet moves by history."""
         board = self.pos._board
         if tt_move and tt_move in codes:
             yield tt_move
@@ -409,10 +406,6 @@ class Searcher:
             yield k0
         if k1 and k1 != tt_move and k1 in codes and not board[k1 & 127]:
             yield k1
-        if counter in (tt_move, k0, k1) or counter not in codes or board[counter & 127]:
-            counter = 0
-        elif counter:
-            yield counter
         quiets = [c for c in codes if not board[c & 127]]
         if self.pos._turn:
             hist = self.history
@@ -420,7 +413,7 @@ class Searcher:
         else:
             quiets.sort(key=self.history.__getitem__, reverse=True)
         for c in quiets:
-            if c != tt_move and c != k0 and c != k1 and c != counter:
+            if c != tt_move and c != k0 and c != k1:
                 yield c
 
     # -- the tree ------------------------------------------------------------------------------
@@ -505,14 +498,7 @@ class Searcher:
         late = _LATE_MOVES[depth] if not pv_node and not in_check and depth < len(_LATE_MOVES) else 10_000
         history = self.history
         tried: list[int] = []  # the quiet moves searched that did not cut (the first _MALUS_MOVES)
-        # The counter-move slot: the opponent's last move, by its destination and the piece now
-        # there (none after a null move or at the start of the game).
-        slot = -1
-        if pos._stack and self.floor != len(self.keys) - 1:
-            last = pos._stack[-1][0] & 127
-            slot = board[last] << 7 | last
-        counter = self.counters[slot] if slot >= 0 else 0
-        for searched, code in enumerate(self._ordered(codes, tt_move, ply, counter)):
+        for searched, code in enumerate(self._ordered(codes, tt_move, ply)):
             quiet = not board[code & 127] and not code >> 14
             threat = False
             if quiet and searched and (prune_quiets or searched >= late) and best > -MATE_BOUND:
@@ -577,8 +563,6 @@ class Searcher:
                             history[code | turn_bit] += bonus
                             for other in tried:  # the quiet moves searched before failed: a malus
                                 history[other | turn_bit] -= bonus
-                            if slot >= 0:
-                                self.counters[slot] = code
                         break
             if quiet and len(tried) < _MALUS_MOVES:
                 tried.append(code)

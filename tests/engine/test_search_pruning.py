@@ -1,5 +1,6 @@
 """The main search's pruning tables and heuristics (docs/engine.md, "How it works"): the
-late-move reduction table, the history malus, and the compiled search's copy of the table."""
+late-move reduction table, the history malus, the compiled search's copy of the table, and the
+exchange test that reduces or skips losing captures."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import random
 
 import pytest
 
-from shogiban import Board
+from shogiban import Board, Move
 from shogiban.engine import search as search_module
 from shogiban.engine.levels import profile
-from shogiban.engine.search import _LMR, Searcher, SearchStopped
+from shogiban.engine.search import _LMR, Searcher, SearchStopped, _exchange
+from shogiban.engine.see import see
 from shogiban.engine.timeman import TimePlan
 from shogiban.position import SPEEDUPS
 
@@ -44,11 +46,32 @@ def test_quiet_moves_that_fail_to_cut_lose_history(python: bool) -> None:
 
 @pytest.mark.skipif(SPEEDUPS is None, reason="the C accelerator is not built or not used")
 def test_set_search_checks_the_reduction_table() -> None:
+    assert SPEEDUPS is not None
     flat = [r for row in _LMR for r in row]
     args = (SearchStopped, search_module.MAX_PLY, search_module.MATE_BOUND, search_module.PERPETUAL_WIN,
-            search_module._LATE_MOVES)
+            search_module._SEE_MARGIN, search_module._LATE_MOVES)
     with pytest.raises(ValueError, match=r"64 \* 64"):
         SPEEDUPS.set_search(*args, flat[:-1])
     with pytest.raises(ValueError, match=r"0\.\.127"):
         SPEEDUPS.set_search(*args, [-1, *flat[1:]])
     SPEEDUPS.set_search(*args, flat)
+
+
+@pytest.mark.parametrize(
+    ("sfen", "usi", "losing"),
+    [
+        # A rook taking a pawn a gold defends loses the rook: negative, so reduced or skipped.
+        ("4k4/4g4/4p4/9/9/9/9/4R4/4K4 b - 1", "5h5c+", True),
+        # Undefended, the same capture wins: 0 (not a losing move).
+        ("4k4/9/4p4/9/9/9/9/4R4/4K4 b - 1", "5h5c+", False),
+        # A pawn taking a rook loses nothing worth the exchange: 0 without playing it out.
+        ("4k4/4g4/4r4/4P4/9/9/9/9/4K4 b - 1", "5d5c+", False),
+    ],
+)
+def test_the_main_search_finds_the_losing_captures(sfen: str, usi: str, losing: bool) -> None:
+    board = Board(sfen)
+    code = Move.from_usi(usi).code
+    assert board.is_legal(Move.from_usi(usi))
+    value = _exchange(board, code)
+    assert (value < 0) == losing
+    assert value == 0 or value == see(board, code)

@@ -36,7 +36,7 @@ typedef struct EvalTables {
     struct Work *free_work;
     /* set_search: search.SearchStopped and the search's constants */
     PyObject *stopped_exc;
-    int max_ply, mate_bound, perpetual_win, late_moves[4];
+    int max_ply, mate_bound, perpetual_win, see_margin, late_moves[4];
     /* search._LMR: late-move reductions by depth and move number (each capped at 63) */
     int8_t lmr[64][64];
 } EvalTables;

@@ -365,6 +365,17 @@ static int add_history(PyObject *history, int index, long long delta)
     return 0;
 }
 
+/* search._exchange: the exchange value of a capture or promotion when it may be negative, else 0 */
+static int exchange_value(const EvalTables *t, const Pos *p, int code)
+{
+    int attacker = p->board[code >> 7 & 127], gain = t->gain[p->board[code & 127]];
+    if (code >> 14) {
+        gain += t->material[(attacker & 15) + 8] - t->material[attacker & 15];
+        attacker += 8;
+    }
+    return gain < t->gain[attacker] ? see(t, p, code) : 0;
+}
+
 static PyObject *tt_entry(int depth, int flag, int score, int code)
 {
     return Py_BuildValue("(iiii)", depth, flag, score, code);
@@ -516,7 +527,7 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
     next_cap = 0;
     next_quiet = ncaps;
     for (searched = 0;; searched++) {
-        int code = 0, quiet, threat = 0, gives_check, child_score;
+        int code = 0, quiet, threat = 0, losing, gives_check, child_score;
         /* the next move */
         while (!code && phase < 6) {
             switch (phase) {
@@ -580,6 +591,19 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
         } else if (quiet && searched >= 3 && depth >= 3 && !in_check) {
             threat = threatens(t, p, code);
         }
+        losing = 0;
+        if (!quiet && searched && !in_check && (depth >= 3 ? searched >= 3 : !pv_node)) {
+            int exchange = exchange_value(t, p, code);
+            if (exchange < 0) {
+                /* Searcher.search: skipped near the leaves when it loses too much, else reduced */
+                if (depth < 3) {
+                    if (exchange < -t->see_margin * depth && best > -mate_bound && !may_give_check(p, code))
+                        continue;
+                } else {
+                    losing = 1;
+                }
+            }
+        }
         if (takes_king(p, code)) {
             PyErr_SetString(PyExc_IndexError, "search(): a king would be captured");
             goto error;
@@ -590,7 +614,7 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
             value = -search(c, depth - 1, -beta, -alpha, ply + 1, 1, child_score);
         } else {
             int reduction = 0;
-            if (depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check) {
+            if (depth >= 3 && searched >= 3 && (quiet || losing) && !in_check && !gives_check) {
                 long long good = PyLong_AsLongLong(PyList_GET_ITEM(c->history, code | turn_bit));
                 if (good == -1 && PyErr_Occurred()) {
                     c->n--;
@@ -674,15 +698,16 @@ error:
 /* -- module functions ------------------------------------------------------------------------ */
 
 const char set_search_doc[] = PyDoc_STR(
-    "set_search(stopped, max_ply, mate_bound, perpetual_win, late_moves, lmr, /)\n--\n\n"
+    "set_search(stopped, max_ply, mate_bound, perpetual_win, see_margin, late_moves, lmr, /)\n--\n\n"
     "Hand over shogiban.engine.search's SearchStopped and constants (MAX_PLY, MATE_BOUND, PERPETUAL_WIN,\n"
-    "_LATE_MOVES, 4 ints, and _LMR flattened, 64 * 64 ints in 0..127); set_eval must be called first.");
+    "_SEE_MARGIN, _LATE_MOVES, 4 ints, and _LMR flattened, 64 * 64 ints in 0..127); set_eval must be called\n"
+    "first.");
 
 PyObject *set_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     ModuleState *st = module_state(module);
     EvalTables *t = st->eval;
-    long v[3];
+    long v[4];
     int i, late[4];
     int8_t lmr[64][64];
     PyObject *seq;
@@ -690,22 +715,26 @@ PyObject *set_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_RuntimeError, "shogiban._speedups: set_eval() was not called");
         return NULL;
     }
-    if (nargs != 6) {
-        PyErr_Format(PyExc_TypeError, "set_search() takes 6 arguments (%zd given)", nargs);
+    if (nargs != 7) {
+        PyErr_Format(PyExc_TypeError, "set_search() takes 7 arguments (%zd given)", nargs);
         return NULL;
     }
     if (!PyExceptionClass_Check(args[0])) {
         PyErr_SetString(PyExc_TypeError, "set_search(): stopped must be an exception class");
         return NULL;
     }
-    for (i = 0; i < 3; i++)
+    for (i = 0; i < 4; i++)
         if ((v[i] = PyLong_AsLong(args[i + 1])) == -1 && PyErr_Occurred())
             return NULL;
     if (v[0] < 1 || v[0] > QS_PLIES - 8) {
         PyErr_Format(PyExc_ValueError, "set_search(): max_ply must be in 1..%d", QS_PLIES - 8);
         return NULL;
     }
-    seq = PySequence_Fast(args[4], "set_search(): late_moves must be a sequence");
+    if (v[3] < 0 || v[3] > 100000) {
+        PyErr_SetString(PyExc_ValueError, "set_search(): see_margin must be in 0..100000");
+        return NULL;
+    }
+    seq = PySequence_Fast(args[5], "set_search(): late_moves must be a sequence");
     if (seq == NULL)
         return NULL;
     if (PySequence_Fast_GET_SIZE(seq) != 4) {
@@ -722,7 +751,7 @@ PyObject *set_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         late[i] = x < 0 ? 0 : x > NO_MOVES ? NO_MOVES : (int)x;
     }
     Py_DECREF(seq);
-    seq = PySequence_Fast(args[5], "set_search(): lmr must be a sequence");
+    seq = PySequence_Fast(args[6], "set_search(): lmr must be a sequence");
     if (seq == NULL)
         return NULL;
     if (PySequence_Fast_GET_SIZE(seq) != 64 * 64) {
@@ -749,6 +778,7 @@ PyObject *set_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     t->max_ply = (int)v[0];
     t->mate_bound = (int)v[1];
     t->perpetual_win = (int)v[2];
+    t->see_margin = (int)v[3];
     memcpy(t->late_moves, late, sizeof late);
     memcpy(t->lmr, lmr, sizeof lmr);
     Py_RETURN_NONE;

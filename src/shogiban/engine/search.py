@@ -63,6 +63,9 @@ _Z_WHITE = zobrist.WHITE_TO_MOVE
 _LMR = [[int(0.5 + math.log(d) * math.log(m) / 2.25) if d and m else 0 for m in range(64)] for d in range(64)]
 #: How many quiet moves that failed to cut are punished (their history lowered) at a cut.
 _MALUS_MOVES = 32
+#: Per ply of depth, how much a capture or promotion may lose by exchange at depth 1 or 2 before
+#: the main search skips it (in the quiescence search's units: a pawn taken gains about 190).
+_SEE_MARGIN = 200
 #: Bytes one transposition-table entry costs in CPython (dict slot, int key, tuple of 4 ints).
 TT_ENTRY_BYTES = 200
 #: Seconds between two reports in a long iteration: GUIs show the last report as the engine's
@@ -92,6 +95,18 @@ _c_qsearch: _QSearch | None = None
 if SPEEDUPS is not None:
     SPEEDUPS.set_eval(OWN, ATTACK, HAND, HAND_SUM, MATERIAL, ATTACKED, EXPOSURE, ATTACKED_HAND, TEMPO, RADIUS, MATE)
     _c_qsearch = SPEEDUPS.qsearch
+
+
+def _exchange(pos: Board, code: int) -> int:
+    """The static exchange value of a capture or promotion when it may be negative, else 0 (no
+    need to play the exchange out when losing the mover costs no more than the move gains)."""
+    board = pos._board
+    attacker = board[code >> 7 & 127]
+    gain = _GAIN[board[code & 127]]
+    if code >> 14:
+        gain += MATERIAL[(attacker & 15) + 8] - MATERIAL[attacker & 15]
+        attacker += 8
+    return see(pos, code) if gain < _GAIN[attacker] else 0
 
 
 def threatens(pos: Board, code: int) -> bool:
@@ -145,7 +160,7 @@ _Search = Callable[["Searcher", int, int, int, int, bool], tuple[int, list[int]]
 _c_search: _Search | None = None
 if SPEEDUPS is not None:
     SPEEDUPS.set_search(
-        SearchStopped, MAX_PLY, MATE_BOUND, PERPETUAL_WIN, _LATE_MOVES, [r for row in _LMR for r in row]
+        SearchStopped, MAX_PLY, MATE_BOUND, PERPETUAL_WIN, _SEE_MARGIN, _LATE_MOVES, [r for row in _LMR for r in row]
     )
     _c_search = SPEEDUPS.search
 
@@ -495,6 +510,18 @@ class Searcher:
                     threat = True
             elif quiet and searched >= 3 and depth >= 3 and not in_check:
                 threat = threatens(pos, code)
+            losing = False
+            if not quiet and searched and not in_check and (searched >= 3 if depth >= 3 else not pv_node):
+                exchange = _exchange(pos, code)
+                if exchange < 0:
+                    # A capture or promotion that loses by exchange: near the leaves, one that
+                    # loses more than _SEE_MARGIN a ply is skipped (unless it may check); deeper,
+                    # it is reduced when late, as a quiet move is.
+                    if depth < 3:
+                        if exchange < -_SEE_MARGIN * depth and best > -MATE_BOUND and not may_give_check(pos, code):
+                            continue
+                    else:
+                        losing = True
             self.make(code)
             gives_check = self.checks[-1]
             try:
@@ -502,7 +529,7 @@ class Searcher:
                     score = -self.search(depth - 1, -beta, -alpha, ply + 1, True)
                 else:
                     reduction = 0
-                    if depth >= 3 and searched >= 3 and quiet and not in_check and not gives_check:
+                    if depth >= 3 and searched >= 3 and (quiet or losing) and not in_check and not gives_check:
                         reduction = _LMR[min(depth, 63)][min(searched, 63)]
                         if pv_node:
                             reduction -= 1

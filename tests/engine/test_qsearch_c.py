@@ -73,6 +73,7 @@ def test_the_positions_include_checks() -> None:
 
 @compiled
 def test_compiled_evaluation_matches_python() -> None:
+    assert SPEEDUPS is not None
     for sfen in _SFENS:
         board = Board(sfen)
         assert SPEEDUPS.eval_parts(board) == (full_score(board), king_danger(board, 0), king_danger(board, 1)), sfen

@@ -11,12 +11,12 @@ from __future__ import annotations
 import itertools
 import random
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from shogiban import Board
-from shogiban.engine import search as search_module
 from shogiban.engine.levels import profile
 from shogiban.engine.movegen import may_give_check
 from shogiban.engine.search import Searcher, threatens
@@ -79,7 +79,7 @@ def _searcher(
         board.copy(), profile(8), {} if tt is None else tt, 1 << 16, [0] * 65536 if history is None else history,
         random.Random(0), plan=TimePlan(None, None), max_depth=depth, max_nodes=nodes,
         stop=kwargs.get("stop"), on_info=kwargs.get("on_info"),  # type: ignore[arg-type]
-        clock=kwargs.get("clock", search_module.time.perf_counter),  # type: ignore[arg-type]
+        clock=kwargs.get("clock", time.perf_counter),  # type: ignore[arg-type]
         multipv=multipv,
     )
     if python:
@@ -109,6 +109,7 @@ def test_the_positions_include_checks_and_repetitions() -> None:
 
 @compiled
 def test_may_give_check_and_threatens_match_python() -> None:
+    assert SPEEDUPS is not None
     for board in _benchmark_boards(120) + _playout_boards(6, 3):
         for code in board._legal_codes():
             assert SPEEDUPS.may_give_check(board, code) == may_give_check(board, code), (board.sfen(), code)

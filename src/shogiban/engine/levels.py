@@ -8,8 +8,8 @@ as the time allows.
 
 The spacing is measured, not guessed (``benchmarks/strength.md``).  Strength grows with the
 logarithm of the work, but far faster at shallow depth (2 plies beat 1 in every game) than deep,
-so the lower levels split the 1-ply searcher by noise and oversights, and the upper ones are
-node budgets about an order of magnitude apart, below level 8's million or more at 1 s.
+so the lower levels split the 1-ply searcher by noise and oversights, and levels 6 and 7 are
+node budgets (5,000 and 300,000) below level 8's million or more at 1 s.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ LEVELS: dict[int, LevelProfile] = {
     4: LevelProfile(4, 1, None, 0, 0.0, 8, 1.0, False),
     5: LevelProfile(5, 2, None, 0, 0.0, 8, 2.0, True),
     6: LevelProfile(6, None, 5_000, 0, 0.0, 8, None, True),
-    7: LevelProfile(7, None, 100_000, 0, 0.0, 10, None, True),
+    7: LevelProfile(7, None, 300_000, 0, 0.0, 10, None, True),
     8: LevelProfile(8, None, None, 0, 0.0, 12, None, True),
 }
 

@@ -48,7 +48,7 @@ Work *acquire_work(EvalTables *t)
 
 void release_work(EvalTables *t, Work *w) { w->next = t->free_work, t->free_work = w; }
 
-static EvalTables *need_eval(ModuleState *st)
+EvalTables *need_eval(ModuleState *st)
 {
     if (st->eval == NULL)
         PyErr_SetString(PyExc_RuntimeError, "shogiban._speedups: set_eval() was not called");

@@ -70,6 +70,8 @@ INTERNAL void free_eval(ModuleState *st);
 /* A work space from the free list (or a new one; NULL with an exception), and back. */
 INTERNAL Work *acquire_work(EvalTables *t);
 INTERNAL void release_work(EvalTables *t, Work *w);
+/* The module's tables, or NULL with RuntimeError set when set_eval() was not called. */
+INTERNAL EvalTables *need_eval(ModuleState *st);
 
 /* What the main search shares with the quiescence search. */
 INTERNAL int move_delta(const EvalTables *t, const Pos *p, int code);

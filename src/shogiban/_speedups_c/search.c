@@ -706,15 +706,13 @@ const char set_search_doc[] = PyDoc_STR(
 PyObject *set_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     ModuleState *st = module_state(module);
-    EvalTables *t = st->eval;
+    EvalTables *t = need_eval(st);
     long v[4];
     int i, late[4];
     int8_t lmr[64][64];
     PyObject *seq;
-    if (t == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "shogiban._speedups: set_eval() was not called");
+    if (t == NULL)
         return NULL;
-    }
     if (nargs != 7) {
         PyErr_Format(PyExc_TypeError, "set_search() takes 7 arguments (%zd given)", nargs);
         return NULL;
@@ -1041,15 +1039,12 @@ const char see_doc[] = PyDoc_STR(
 PyObject *py_see(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     ModuleState *st = module_state(module);
+    EvalTables *t = need_eval(st);
     Pos p;
     int code;
-    if (st->eval == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "shogiban._speedups: set_eval() was not called");
+    if (t == NULL || position_and_code(st, args, nargs, "see", &p, &code) < 0)
         return NULL;
-    }
-    if (position_and_code(st, args, nargs, "see", &p, &code) < 0)
-        return NULL;
-    return PyLong_FromLong(see(st->eval, &p, code));
+    return PyLong_FromLong(see(t, &p, code));
 }
 
 const char threatens_doc[] = PyDoc_STR(
@@ -1059,13 +1054,10 @@ const char threatens_doc[] = PyDoc_STR(
 PyObject *py_threatens(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     ModuleState *st = module_state(module);
+    EvalTables *t = need_eval(st);
     Pos p;
     int code;
-    if (st->eval == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "shogiban._speedups: set_eval() was not called");
+    if (t == NULL || position_and_code(st, args, nargs, "threatens", &p, &code) < 0)
         return NULL;
-    }
-    if (position_and_code(st, args, nargs, "threatens", &p, &code) < 0)
-        return NULL;
-    return PyBool_FromLong(threatens(st->eval, &p, code));
+    return PyBool_FromLong(threatens(t, &p, code));
 }

@@ -7,9 +7,9 @@ the Python quiescence search (these tests then check only that)."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from tests.engine.positions_support import benchmark_sfens, random_game
 
 from shogiban import Board
 from shogiban.engine import search as search_module
@@ -19,32 +19,18 @@ from shogiban.engine.search import INF, MATE, Searcher, SearchStopped
 from shogiban.engine.timeman import TimePlan
 from shogiban.position import SPEEDUPS
 
-POSITIONS = Path(__file__).resolve().parents[2] / "benchmarks" / "positions.sfen"
-
 compiled = pytest.mark.skipif(SPEEDUPS is None, reason="the C accelerator is not built or not used")
-
-
-def _benchmark_sfens(count: int) -> list[str]:
-    lines = [line.split("#")[0].strip() for line in POSITIONS.read_text().splitlines()]
-    return [line for line in lines if line][:count]
 
 
 def _playout_sfens(games: int, seed: int) -> list[str]:
     """Positions of random games from the start (checks included), every third ply."""
     rng = random.Random(seed)
-    found: list[str] = []
-    for _ in range(games):
-        board = Board()
-        for ply in range(160):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            # Prefer captures now and then, so that the games get tactical and hands fill up.
-            captures = [m for m in moves if board._board[m.code & 127]]
-            board.push(rng.choice(captures if captures and rng.random() < 0.4 else moves))
-            if ply % 3 == 0 or board._in_check():
-                found.append(board.sfen())
-    return found
+    return [
+        board.sfen()
+        for _ in range(games)
+        for ply, board in random_game(rng, 160, 0.4)
+        if ply % 3 == 0 or board._in_check()
+    ]
 
 
 def _searcher(board: Board, level: int = 8, max_nodes: int | None = None, python: bool = False) -> Searcher:
@@ -57,7 +43,7 @@ def _searcher(board: Board, level: int = 8, max_nodes: int | None = None, python
     return searcher
 
 
-_SFENS = _benchmark_sfens(300) + _playout_sfens(12, 7)
+_SFENS = benchmark_sfens(300) + _playout_sfens(12, 7)
 _WINDOWS = [(-INF, INF), (-60, 60), (0, 1), (-301, -300), (150, 400), (-MATE + 5, -MATE + 50)]
 
 

@@ -12,9 +12,9 @@ import itertools
 import random
 import threading
 import time
-from pathlib import Path
 
 import pytest
+from tests.engine.positions_support import benchmark_sfens, random_game
 
 from shogiban import Board
 from shogiban.engine.levels import profile
@@ -23,8 +23,6 @@ from shogiban.engine.search import Searcher, threatens
 from shogiban.engine.timeman import TimePlan
 from shogiban.engines.results import InfoDict
 from shogiban.position import SPEEDUPS
-
-POSITIONS = Path(__file__).resolve().parents[2] / "benchmarks" / "positions.sfen"
 
 compiled = pytest.mark.skipif(SPEEDUPS is None, reason="the C accelerator is not built or not used")
 pytestmark = compiled
@@ -37,25 +35,18 @@ DECLARE_WHITE = "4K4/9/9/9/9/4k4/5llnn/9/3ssggbr w rb2G2S2N2L18P 1"
 
 
 def _benchmark_boards(count: int) -> list[Board]:
-    lines = [line.split("#")[0].strip() for line in POSITIONS.read_text().splitlines()]
-    return [Board(line) for line in lines if line][:count]
+    return [Board(sfen) for sfen in benchmark_sfens(count)]
 
 
 def _playout_boards(games: int, seed: int) -> list[Board]:
     """Boards of random games with their histories (checks included), every 15th ply."""
     rng = random.Random(seed)
-    found: list[Board] = []
-    for _ in range(games):
-        board = Board()
-        for ply in range(120):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            captures = [m for m in moves if board._board[m.code & 127]]
-            board.push(rng.choice(captures if captures and rng.random() < 0.4 else moves))
-            if (ply % 15 == 14 or (board._in_check() and ply % 3 == 0)) and board._legal_codes():
-                found.append(board.copy())
-    return found
+    return [
+        board.copy()
+        for _ in range(games)
+        for ply, board in random_game(rng, 120, 0.4)
+        if (ply % 15 == 14 or (board._in_check() and ply % 3 == 0)) and board._legal_codes()
+    ]
 
 
 def _repeating_boards() -> list[Board]:

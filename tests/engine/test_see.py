@@ -9,9 +9,9 @@ capture gains the board value plus the value in hand: P 180, S 990, G 1080, R 19
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from tests.engine.positions_support import benchmark_sfens, random_game
 
 from shogiban import Board
 from shogiban.engine.levels import profile
@@ -20,8 +20,6 @@ from shogiban.engine.see import ORDER, see
 from shogiban.engine.timeman import TimePlan
 from shogiban.move import Move
 from shogiban.position import SPEEDUPS
-
-POSITIONS = Path(__file__).resolve().parents[2] / "benchmarks" / "positions.sfen"
 
 compiled = pytest.mark.skipif(SPEEDUPS is None, reason="the C accelerator is not built or not used")
 
@@ -89,20 +87,10 @@ def test_the_king_recaptures_last() -> None:
 
 
 def _sfens() -> list[str]:
-    lines = [line.split("#")[0].strip() for line in POSITIONS.read_text().splitlines()]
-    found = [line for line in lines if line][:150]
     rng = random.Random(3)
-    for _ in range(8):
-        board = Board()
-        for ply in range(150):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            captures = [m for m in moves if board._board[m.code & 127]]
-            board.push(rng.choice(captures if captures and rng.random() < 0.5 else moves))
-            if ply % 3 == 0:
-                found.append(board.sfen())
-    return found
+    return benchmark_sfens(150) + [
+        board.sfen() for _ in range(8) for ply, board in random_game(rng, 150, 0.5) if ply % 3 == 0
+    ]
 
 
 @compiled

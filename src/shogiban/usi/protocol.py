@@ -75,6 +75,8 @@ MAX_OPTIONS = 1024
 """Options kept from the handshake (engines declare a few dozen)."""
 STDERR_LINE_CHARS = 300
 """Characters kept of each stderr line quoted in error messages."""
+OUTPUT_CLOSED_GRACE = 0.5
+"""Seconds an engine that closed its output has to exit before it is taken for hung and killed."""
 
 
 def decode_line(data: bytes) -> str:
@@ -242,7 +244,7 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         self._ready = False
         self._new_game = True
         self._multipv_value = 1
-        self._output_closed: asyncio.Future[None] | None = None
+        self._output_closed: asyncio.TimerHandle | None = None
 
     # -- asyncio.SubprocessProtocol ---------------------------------------------------------------
 
@@ -268,13 +270,14 @@ class UsiProtocol(asyncio.SubprocessProtocol):
             LOGGER.warning("%s: dropped a line longer than %d bytes", self.name, buffer.limit)
 
     def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
-        if fd == 1:
-            # An engine that closed its output cannot answer any more, even if it still runs.  The
-            # output usually closes because the process died: wait a moment to report its exit code.
-            self._output_closed = asyncio.ensure_future(self._on_output_closed())
+        # An engine that closed its output cannot answer any more, even if it still runs.  The
+        # output usually closes because the process died: wait a moment to report its exit code.
+        # A timer rather than a task: a loop closed meanwhile drops it without a warning.
+        if fd == 1 and not self.returncode.done():
+            loop = asyncio.get_running_loop()
+            self._output_closed = loop.call_later(OUTPUT_CLOSED_GRACE, self._on_output_closed)
 
-    async def _on_output_closed(self) -> None:
-        await asyncio.wait([self.returncode], timeout=0.5)
+    def _on_output_closed(self) -> None:
         if self.returncode.done():
             return
         self._fail(EngineTerminatedError(f"{self.name}: engine closed its output{self._stderr_note()}"))
@@ -286,6 +289,8 @@ class UsiProtocol(asyncio.SubprocessProtocol):
         LOGGER.debug("%s: process exited with code %s", self.name, code)
         self._fail(EngineTerminatedError(f"{self.name}: engine process died (exit code {code}){self._stderr_note()}"))
         self._end_group()  # whatever the engine forked is of no use without it
+        if self._output_closed is not None:
+            self._output_closed.cancel()
         if not self.returncode.done():
             self.returncode.set_result(code if code is not None else -1)
 

@@ -1,15 +1,15 @@
 """Strength levels 1 (beginner) to 8 (strongest): what each may search and how it errs.
 
-Levels 1 to 5 search to a fixed depth and levels 6 and 7 a fixed number of nodes, so they play
+Levels 1 to 4 search to a fixed depth and levels 5 to 7 a fixed number of nodes, so they play
 alike at any time control that lets them finish (and alike in the compiled and the pure-Python
 build, whose searches count the same nodes); they differ in depth or nodes, in the noise added
 to the evaluation and in how often a capture at the root goes unseen.  Level 8 searches as deep
 as the time allows.
 
 The spacing is measured, not guessed (``benchmarks/strength.md``).  Strength grows with the
-logarithm of the work, but far faster at shallow depth (2 plies beat 1 in every game) than deep,
-so the lower levels split the 1-ply searcher by noise and oversights, and levels 6 and 7 are
-node budgets (5,000 and 300,000) below level 8's million or more at 1 s.
+logarithm of the work: a factor of about five in nodes is one step from 2 plies up, so levels 5
+to 7 are node budgets (10,000, 50,000 and 200,000) below level 8's million or more at 1 s, and
+the levels below share the 1- and 2-ply searchers, split by noise and oversights.
 """
 
 from __future__ import annotations
@@ -46,11 +46,11 @@ LEVELS: dict[int, LevelProfile] = {
     # level, depth, nodes, noise, miss capture, quiescence, max time, resigns
     1: LevelProfile(1, 1, None, 400, 0.40, 0, 0.3, False),
     2: LevelProfile(2, 1, None, 150, 0.15, 1, 0.5, False),
-    3: LevelProfile(3, 1, None, 130, 0.08, 8, 1.0, False),
-    4: LevelProfile(4, 1, None, 0, 0.0, 8, 1.0, False),
-    5: LevelProfile(5, 2, None, 0, 0.0, 8, 2.0, True),
-    6: LevelProfile(6, None, 5_000, 0, 0.0, 8, None, True),
-    7: LevelProfile(7, None, 300_000, 0, 0.0, 10, None, True),
+    3: LevelProfile(3, 1, None, 0, 0.0, 8, 1.0, False),
+    4: LevelProfile(4, 2, None, 0, 0.0, 8, 2.0, True),
+    5: LevelProfile(5, None, 10_000, 0, 0.0, 8, None, True),
+    6: LevelProfile(6, None, 50_000, 0, 0.0, 10, None, True),
+    7: LevelProfile(7, None, 200_000, 0, 0.0, 10, None, True),
     8: LevelProfile(8, None, None, 0, 0.0, 12, None, True),
 }
 

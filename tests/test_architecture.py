@@ -10,6 +10,7 @@ installed package), so that a new module that breaks a rule fails here at once.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,10 +40,15 @@ FRONT_END_IMPORTS_ALLOWED: dict[tuple[str, str], str] = {
 }
 
 
-def _modules() -> Iterator[tuple[str, ast.Module]]:
+@functools.cache
+def _modules() -> tuple[tuple[str, ast.Module], ...]:
+    """Every module of the package with its syntax tree, parsed once for all the tests here (the
+    checks only read the trees; parsing the package is most of this file's time)."""
+    trees = []
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
-        yield rel, ast.parse(path.read_text(encoding="utf-8"), rel)
+        trees.append((rel, ast.parse(path.read_text(encoding="utf-8"), rel)))
+    return tuple(trees)
 
 
 def _is_core(rel: str) -> bool:

@@ -8,6 +8,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from naive_rules import naive_legal_moves
 from shogiban import Board
@@ -36,7 +37,7 @@ def state(board: Board) -> tuple[object, ...]:
             board._turn, board._hash, dict(board._rep), len(board._stack))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_sfen_round_trip(board: Board) -> None:
     again = Board(board.sfen())
@@ -44,7 +45,7 @@ def test_sfen_round_trip(board: Board) -> None:
     assert again.zobrist_hash() == board.zobrist_hash() == board._compute_hash()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_push_pop_restores_exactly(board: Board) -> None:
     before = state(board)
@@ -55,7 +56,7 @@ def test_push_pop_restores_exactly(board: Board) -> None:
         assert state(board) == before
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_moves_match_an_independent_generator(board: Board) -> None:
     ours = list(board.legal_moves)
@@ -63,7 +64,7 @@ def test_moves_match_an_independent_generator(board: Board) -> None:
     assert set(ours) == naive_legal_moves(board)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_moves_match_cshogi(board: Board) -> None:
     cshogi = pytest.importorskip("cshogi")
@@ -71,7 +72,7 @@ def test_moves_match_cshogi(board: Board) -> None:
     assert {m.usi() for m in board.legal_moves} == {cshogi.move_to_usi(m) for m in theirs.legal_moves}
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_moves_match_python_shogi(board: Board) -> None:
     shogi = pytest.importorskip("shogi")

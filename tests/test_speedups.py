@@ -35,6 +35,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from shogiban import Board, InvalidSfenError, Move, _accelerator, position, zobrist
 from shogiban import board as board_module
@@ -258,7 +259,7 @@ def playouts(draw: st.DrawFn) -> tuple[str, int, int]:
     return start, draw(st.integers(0, 200)), draw(st.integers(0, 2**32 - 1))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(playouts())
 def test_random_playouts(game: tuple[str, int, int]) -> None:
     """Every position of a random game from a handicap start (captures preferred, so hands fill)."""
@@ -313,13 +314,13 @@ def lenient_positions(draw: st.DrawFn) -> Board:
     return board
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lenient_positions())
 def test_random_lenient_positions(board: Board) -> None:
     check_with_children(board)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(playouts(), st.sampled_from([(0,), (1,), (0, 1)]))
 def test_random_positions_without_kings(game: tuple[str, int, int], removed: tuple[int, ...]) -> None:
     """Tsume-like positions: a random game's position with one or both kings taken off."""
@@ -475,7 +476,7 @@ def test_repetitions_count_up_and_entries_go_at_zero() -> None:
     assert twins.fast._rep == {twins.fast._hash: 1}
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lenient_positions(), st.integers(0, 2**32 - 1))
 def test_push_pop_state_in_lenient_positions(board: Board, seed: int) -> None:
     """Several kings, none, dead pieces, big hands: the same state after every step."""
@@ -754,13 +755,13 @@ def mangled_sfens(draw: st.DrawFn) -> str:
 _SAMPLE_SFENS = [line for line in POSITIONS.read_text().splitlines() if line][:50]
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(mangled_sfens(), st.booleans())
 def test_mangled_sfens_agree(sfen: str, lenient: bool) -> None:
     assert_sfen_agrees(sfen, lenient)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lenient_positions())
 def test_generated_positions_set_up_and_write_the_same(board: Board) -> None:
     sfen = board.sfen()
@@ -768,7 +769,7 @@ def test_generated_positions_set_up_and_write_the_same(board: Board) -> None:
         assert_sfen_agrees(sfen, lenient)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(playouts())
 def test_played_positions_set_up_and_write_the_same(game: tuple[str, int, int]) -> None:
     start, plies, seed = game

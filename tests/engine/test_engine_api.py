@@ -10,6 +10,7 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from shogiban import Board, EnteringKingRule, Move
 from shogiban.engine import BuiltinSearch
@@ -145,7 +146,7 @@ def _random_board(seed: int, plies: int) -> Board:
     return board
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 160), level=st.integers(1, 8))
 def test_never_an_illegal_move(seed: int, plies: int, level: int) -> None:
     board = _random_board(seed, plies)

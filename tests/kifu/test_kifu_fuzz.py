@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from shogiban.errors import KifuParseError
 from shogiban.kifu import (
@@ -54,7 +55,7 @@ SEEDS = [
     "misc/ShogiBoardQ/test_collection.sfen",
     "multi_format/ShogiBoardQ-kiou202503020101/kiou202503020101.usi",
 ]
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _check(reader: Callable[..., object], data: bytes | str) -> None:
@@ -146,7 +147,7 @@ def _reader_of(name: str) -> Callable[..., object]:
 
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("seed", sorted(MADE_SEEDS))
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_records_of_our_writers(seed: str, data: st.DataObject) -> None:
     mutated = _mutate(bytearray(MADE_SEEDS[seed]), data)
@@ -157,7 +158,7 @@ def test_mutated_records_of_our_writers(seed: str, data: st.DataObject) -> None:
 
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("seed", SEEDS)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_real_files(shared_data: Path, seed: str, data: st.DataObject) -> None:
     raw = bytearray((shared_data / seed).read_bytes())

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kifu_helpers import move_tree, random_game
+from tests.hypothesis_budget import examples
 
 from shogiban import Board, Move
 from shogiban.kifu import Game, GameNode, ResultKind, read_game, read_usen, read_usi, write_game
@@ -40,7 +41,7 @@ def _game(start: str | None, plies: int) -> tuple[Game, GameNode]:
     return game, node
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(word=st.sampled_from(WORDS), start=st.sampled_from(STARTS), plies=st.integers(0, 3))
 def test_usi_lines_with_a_result_read_back_whatever_the_moves(word: str, start: str | None, plies: int) -> None:
     # Finding 13: "position startpos resign" (no "moves") was refused by our own reader.

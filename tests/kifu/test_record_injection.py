@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from shogiban.kifu import Game, GameNode, read_game, write_game
 from shogiban.kifu.encoding import encode
@@ -118,7 +119,7 @@ def check(game: Game) -> None:
                 assert node.comment == clean_text(node.comment), (fmt, node.comment)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     black=TEXT, white=TEXT, key=TEXT.filter(lambda k: one_line(k).strip() not in ("先手", "後手", "下手", "上手")),
     value=TEXT, comments=st.lists(TEXT, min_size=1, max_size=4), bookmark=TEXT,

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from shogiban import Board, InvalidMoveError, InvalidSfenError
 from shogiban.errors import ShogibanError
@@ -93,7 +94,7 @@ _TEXTS = st.builds(
 )
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(text=_TEXTS)
 def test_the_one_match_tokenizer_reads_as_the_full_one(text: str) -> None:
     quick = japanese._quick_tokenize

@@ -7,6 +7,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_budget import examples
 
 from shogiban import (
     STARTING_SFEN,
@@ -33,7 +34,7 @@ from shogiban.notation.western import STYLES, make_western, parse_western
 
 STARTS = [STARTING_SFEN, *(h.sfen for h in HANDICAPS[:6]),
           "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124"]
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -107,7 +108,7 @@ def arbitrary_boards(draw: st.DrawFn) -> Board:
     return Board(f"{'/'.join(rows)} {turn} {hands or '-'} {draw(st.integers(1, 500))}", lenient=True)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(arbitrary_boards(), st.sampled_from([("先手", "後手"), ("下手", "上手")]), st.integers(0, 400))
 def test_bod_round_trips_arbitrary_boards(board: Board, names: tuple[str, str], number: int) -> None:
     text = make_bod(board, names=names, move_number=number)
@@ -122,7 +123,7 @@ _MOVE_ALPHABET = (
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet=_MOVE_ALPHABET, max_size=12), st.sampled_from(STARTS))
 def test_garbage_move_text_raises_only_documented_errors(text: str, sfen: str) -> None:
     board = Board(sfen)
@@ -141,7 +142,7 @@ def test_garbage_move_text_raises_only_documented_errors(text: str, sfen: str) -
     assert board.is_legal(move)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet="+-0123456789FUKYEGIAHOTNRMXZ ", max_size=9))
 def test_garbage_csa_raises_only_documented_errors(text: str) -> None:
     try:
@@ -151,7 +152,7 @@ def test_garbage_csa_raises_only_documented_errors(text: str) -> None:
     assert Board().is_legal(move)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.sampled_from(["position", "startpos", "sfen", "moves", "7g7f", "3c3d", "P*5e", "8h2b+",
                                  "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL", "b", "w", "-", "1",
                                  "9/9", "x", "0000", "resign"]), max_size=8))
@@ -166,7 +167,7 @@ def test_garbage_position_commands_raise_only_documented_errors(tokens: list[str
 _BOD = make_bod(Board("lnsgkgsnl/1r5b1/pppppppp1/9/9/9/1PPPPPPPP/1B5R1/LNSGKGSNL w Pp 5"), move_number=4)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.tuples(st.integers(0, len(_BOD) - 1), st.sampled_from("・v歩王金 |\n十二なし+-手数＝▲")),
                 max_size=6))
 def test_damaged_bod_raises_only_kifu_parse_error(edits: list[tuple[int, str]]) -> None:
@@ -209,7 +210,7 @@ def crowded_boards(draw: st.DrawFn) -> Board:
     return Board(f"{'/'.join(rows)} {turn} Pp 1", lenient=True)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(crowded_boards())
 def test_crowded_positions_get_unique_readable_ki2(board: Board) -> None:
     legal = list(board.legal_moves)

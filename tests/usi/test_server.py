@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from server_harness import Harness
 from standin_backend import StandInBackend
+from tests.hypothesis_budget import examples
 
 from shogiban import Board, Color
 from shogiban.engines import Limit, MateResult, PlayResult
@@ -299,7 +300,7 @@ COMMANDS = ["position startpos", "position startpos moves 7g7f", "go depth 1", "
             "go btime 0 wtime 0 byoyomi 20", "stop", "ponderhit", "isready", "usinewgame", "gameover win", "go mate 20"]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.lists(st.sampled_from(COMMANDS), max_size=12))
 def test_random_command_sequences_answer_every_go_once(commands: list[str]) -> None:
     harness = Harness(StandInBackend())

@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 from starlette.testclient import TestClient
+from tests.hypothesis_budget import examples
 from tests.web.conftest import StandInEngine, new_game
 
 from shogiban.web.app import create_app
@@ -32,7 +33,7 @@ pytestmark = pytest.mark.timeout(600)
 
 #: Examples per test; ``SHOGIBAN_FUZZ_EXAMPLES=5000`` searches longer (and at random: the default
 #: run is derandomized, so it is the same in every run).
-EXAMPLES = int(os.environ.get("SHOGIBAN_FUZZ_EXAMPLES", "400"))
+EXAMPLES = int(os.environ.get("SHOGIBAN_FUZZ_EXAMPLES", str(examples(400))))
 DERANDOMIZE = "SHOGIBAN_FUZZ_EXAMPLES" not in os.environ
 GENEROUS = ServerLimits(game_burst=10**6, upload_burst=10**6, message_burst=10**6, messages_per_second=10**6)
 METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ConfigDict, Field, PlainValidator, StringConstraints, TypeAdapter, ValidationError
+from tests.hypothesis_budget import examples
 
 from shogiban.web import schema
 from shogiban.web.schema import (
@@ -203,7 +204,7 @@ def test_every_declared_body_is_found() -> None:
     assert {"new game request", "join request", "record", "move", "puzzle move", "puzzle hint"} <= names
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.sampled_from(BODIES), st.one_of(st.builds(json.dumps, JSON), st.binary(max_size=100),
                                           st.dictionaries(st.sampled_from(["mode", "time", "text", "usi", "line",
                                                                            "invite", "rule", "moves", "lang"]),

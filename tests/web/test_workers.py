@@ -286,6 +286,35 @@ def test_a_cancelled_think_stops_its_job(redis_server: RedisServer, worker: Work
     assert time.monotonic() - started < 10
 
 
+def test_a_job_discarded_before_its_worker_began_it_is_dropped(redis_server: RedisServer, worker: Worker) -> None:
+    """The race behind a cancelled think that ran its whole time under load: discard_job found
+    the job still queued and deleted it while a worker had just taken it.  The worker's horse
+    must drop such a job instead of thinking it (here for 20 s)."""
+    import redis
+    from rq import Queue
+    from rq.job import Job, JobStatus
+
+    from shogiban.web.job_queue import MOVES_QUEUE, REPLY_PREFIX, discard_job, request_payload, run_think
+
+    client = redis.Redis.from_url(redis_server.url)
+    try:
+        discard_job(client, "raced")  # the web side gave up on it; no job by that id is left
+        request = ThinkRequest(STARTING_SFEN, (), level=8, movetime=20, game_id="raced")
+        # As if the worker had taken the job just before the discard: it reaches the worker anyway.
+        Queue(MOVES_QUEUE, connection=client).enqueue_call(
+            run_think, args=(request_payload(request) | {"reply": "raced"},), job_id="raced", timeout=30)
+        job = Job.fetch("raced", connection=client)
+        deadline = time.monotonic() + 60
+        while job.get_status(refresh=True) not in (JobStatus.FINISHED, JobStatus.FAILED):
+            assert time.monotonic() < deadline, job.get_status()
+            time.sleep(0.1)
+        assert job.return_value() == {"discarded": True}
+        assert client.lrange(REPLY_PREFIX + "raced", 0, -1) == []  # not even "started"
+        assert "dropped job raced" in worker.log_text()
+    finally:
+        client.close()
+
+
 def test_without_a_live_worker_the_web_process_thinks_in_process(redis_server: RedisServer) -> None:
     from shogiban.web.job_queue import QueuedEngines
 

@@ -73,6 +73,9 @@ QUEUE_MARGIN = 2.0
 POLL_SECONDS = 0.25
 #: Seconds a failed job stays listed in RQ's failed registry, for `rq info`.
 FAILED_TTL = 600
+#: A discarded job's id is kept under this prefix (for FAILED_TTL seconds): a worker that had
+#: already taken the job from its queue, but not yet begun it, drops it instead of running it.
+DISCARDED_PREFIX = "shogiban:discarded:"
 
 
 def workers_key(queue: str) -> str:
@@ -174,6 +177,19 @@ def job_replies(payload: dict[str, Any], what: str) -> tuple[Any, str, Callable[
     return connection, reply_id, push
 
 
+def discarded(connection: Any) -> bool:
+    """Whether the web side discarded the RQ job running now before it began: :func:`discard_job`
+    finds a job still queued (and deletes it) in the moment between a worker taking it and
+    marking it started, so the work horse asks before doing anything."""
+    from rq import get_current_job
+
+    job = get_current_job()
+    if job is None or not connection.exists(DISCARDED_PREFIX + job.id):
+        return False
+    log.info("worker %s dropped job %s: discarded before it began", WORKER_NAME, job.id)
+    return True
+
+
 def run_think(payload: dict[str, Any]) -> dict[str, Any]:
     """Think one job (in RQ's forked work horse): say which worker took it, then push the result,
     or the error (marked ``input`` when the request itself is bad: never retried)."""
@@ -181,7 +197,9 @@ def run_think(payload: dict[str, Any]) -> dict[str, Any]:
     from shogiban.children import die_with_parent
 
     die_with_parent()  # a horse never outlives its worker, even after kill -9
-    _, _, push = job_replies(payload, "run_think")
+    connection, _, push = job_replies(payload, "run_think")
+    if discarded(connection):
+        return {"discarded": True}
     push({"started": WORKER_NAME, "pid": os.getpid()})
     log.info("worker %s thinking for game %s", WORKER_NAME, payload.get("game_id") or "-")
     started = time.monotonic()
@@ -270,6 +288,8 @@ def discard_job(connection: Any, job_id: str) -> None:
     from rq.job import Job, JobStatus
 
     try:
+        # Marked first: a worker between taking the job and starting it reads the mark (discarded).
+        connection.set(DISCARDED_PREFIX + job_id, 1, ex=FAILED_TTL)
         job = Job.fetch(job_id, connection=connection)
         if job.get_status() == JobStatus.STARTED:
             with contextlib.suppress(InvalidJobOperation):
@@ -567,6 +587,8 @@ def run_analysis_job(payload: dict[str, Any]) -> dict[str, Any]:
     from shogiban.web import game_analysis
 
     connection, reply_id, push = job_replies(payload, "run_analysis_job")
+    if discarded(connection):
+        return {"discarded": True}
     push({"started": WORKER_NAME, "pid": os.getpid()})
     log.info("worker %s analysing game %s", WORKER_NAME, payload.get("game_id") or "-")
     started = time.monotonic()

@@ -90,6 +90,8 @@ def run_live_job(payload: dict[str, Any]) -> dict[str, Any]:
 
     die_with_parent()
     connection, reply_id, push = job_queue.job_replies(payload, "run_live_job")
+    if job_queue.discarded(connection):
+        return {"discarded": True}
     push({"started": job_queue.WORKER_NAME, "pid": os.getpid()})
     try:
         board = Board(str(payload["sfen"])) if payload.get("sfen") else Board()

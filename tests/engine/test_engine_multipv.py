@@ -98,8 +98,13 @@ def test_one_line_is_the_plain_search() -> None:
     again = BuiltinSearch(8, seed=0).search(board, Limit(depth=3), multipv=1)
     assert all("multipv" not in info for info in single)
     assert (again.move, again.info["nodes"]) == (first.move, first.info["nodes"])
-    ranked = BuiltinSearch(8, seed=0).search(board, Limit(depth=3), multipv=2)
-    assert ranked.info["nodes"] > first.info["nodes"]  # the second line costs searches of its own
+    # The second line costs searches of its own: over the positions, not in each (the other
+    # windows can also cut a little earlier, as in POSITIONS[1], where two lines took 76 fewer nodes).
+    plain = ranked = 0
+    for sfen in POSITIONS:
+        plain += BuiltinSearch(8, seed=0).search(Board(sfen), Limit(depth=3)).info["nodes"]
+        ranked += BuiltinSearch(8, seed=0).search(Board(sfen), Limit(depth=3), multipv=2).info["nodes"]
+    assert ranked > plain * 1.1, (ranked, plain)
 
 
 def test_multipv_is_validated() -> None:

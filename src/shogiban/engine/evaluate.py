@@ -51,7 +51,10 @@ class EvalParams:
     search reads.  Tuples "by type" are indexed by :class:`~shogiban.pieces.PieceType` (0 unused;
     pawn, lance, knight, silver, bishop, rook, gold, king, then the promoted ones); tuples "by
     advance" by how far a piece stands from its own back rank (0 = own back rank); tuples "by
-    distance" by the Chebyshev distance to a king.  ``tools/tune_eval.py`` tunes them.
+    distance" by the Chebyshev distance to a king.  ``tools/tune_eval.py`` tunes them on
+    Fairy-Stockfish scores, ``tools/spsa_eval.py`` on game results; the values in hand, the king's
+    placement, defence and danger, the attack scale and the tempo are SPSA's (1,600 game pairs at
+    10,000 nodes, benchmarks/strength.md), the rest hand-set.
     """
 
     #: Value on the board by type (index 1..14, 8 = king).
@@ -62,7 +65,7 @@ class EvalParams:
     #: Value of the n-th piece of a type in hand (n = 1, 2, ...): more than on the board, a little
     #: less for each further one, never below the floor (index 1..7, by type).
     hand_first: tuple[int, ...] = _by_type(
-        {PAWN: 120, LANCE: 350, KNIGHT: 440, SILVER: 570, BISHOP: 960, ROOK: 1110, GOLD: 620},
+        {PAWN: 129, LANCE: 337, KNIGHT: 427, SILVER: 542, BISHOP: 921, ROOK: 1065, GOLD: 590},
     )
     hand_step: tuple[int, ...] = _by_type({PAWN: 8, LANCE: 15, KNIGHT: 15, SILVER: 15, BISHOP: 40, ROOK: 50, GOLD: 15})
     hand_floor: tuple[int, ...] = _by_type(
@@ -74,7 +77,7 @@ class EvalParams:
     place_knight: tuple[int, ...] = (0, 0, 10, 15, 10, 0, -20, 0, 0)
     place_silver: tuple[int, ...] = (-5, 5, 15, 15, 10, 10, 5, 5, 5)
     place_gold: tuple[int, ...] = (0, 10, 5, -5, -10, -10, -10, -10, -10)
-    place_king: tuple[int, ...] = (0, 10, -25, -60, -90, -110, -100, -80, -60)
+    place_king: tuple[int, ...] = (0, 12, -30, -71, -107, -131, -119, -95, -71)
     #: King bonus by distance from the centre file (0 = file 5).
     place_king_file: tuple[int, ...] = (-25, -10, 15, 25, 10)
     edge_knight: int = 10
@@ -82,9 +85,9 @@ class EvalParams:
     edge_gold: int = 10
     #: Defence of the own king, by distance; gold-likes next to it are worth ``defence_gold[1]``
     #: in front or beside, ``defence_gold_behind`` behind.
-    defence_gold: tuple[int, ...] = (0, 50, 28, 10)
-    defence_gold_behind: int = 35
-    defence_silver: tuple[int, ...] = (0, 40, 25, 8)
+    defence_gold: tuple[int, ...] = (0, 68, 38, 14)
+    defence_gold_behind: int = 48
+    defence_silver: tuple[int, ...] = (0, 54, 34, 11)
     defence_knight: int = 10  # within 2
     defence_pawn: int = 12  # in front, within 3, on the king's file or next to it
     defence_rook: int = -20  # within 2 (玉飛接近すべからず: keep the rook away from the own king)
@@ -97,16 +100,16 @@ class EvalParams:
     attack_dragon: tuple[int, ...] = (0, 150, 100, 60, 30, 10)
     attack_horse: tuple[int, ...] = (0, 110, 70, 40, 20)
     attack_rook: int = 15  # within 3
-    #: Scale of the attack terms (tuned by self-play at depth 3: x1.5 scored 11-5 against x1).
-    attack_scale_num: int = 3
-    attack_scale_den: int = 2
+    #: Scale of the attack terms.
+    attack_scale_num: int = 173
+    attack_scale_den: int = 100
     #: Penalty by the number of squares next to a king that the enemy attacks.
-    attacked: tuple[int, ...] = (0, 20, 60, 120, 200, 290, 390, 500, 620)
+    attacked: tuple[int, ...] = (0, 25, 75, 149, 249, 361, 486, 623, 772)
     #: Penalty per hand-threat unit by the number of empty squares around the king.
-    exposure: tuple[int, ...] = (0, 3, 7, 12, 18, 24, 30, 36, 42)
+    exposure: tuple[int, ...] = (0, 3, 8, 14, 21, 28, 34, 41, 48)
     #: Penalty per (attacked square next to the king x hand-threat unit).
-    attacked_hand: int = 8
-    tempo: int = 20
+    attacked_hand: int = 19
+    tempo: int = 9
 
 
 #: The parameters the engine plays with.

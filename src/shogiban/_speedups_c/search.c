@@ -473,7 +473,7 @@ static int search(CSearch *c, int depth, int alpha, int beta, int ply, int null_
             return stat;
         }
         if (null_ok && depth >= 3 && stat >= beta && has_pieces(p)) {
-            int reduction = 3 + depth / 4 + (stat - beta > 300), saved_floor = c->floor;
+            int reduction = 3 + depth / 4, saved_floor = c->floor;
             Pos *child = &w->pos[ply + 1];
             memcpy(child, p, sizeof *child);
             child->turn ^= 1;

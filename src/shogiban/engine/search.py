@@ -478,7 +478,7 @@ class Searcher:
             if depth <= 5 and static - 180 * depth >= beta:
                 return static
             if null_ok and depth >= 3 and static >= beta and self._has_pieces():
-                reduction = 3 + depth // 4 + (static - beta > 300)
+                reduction = 3 + depth // 4
                 self._null_push()
                 try:
                     score = -self.search(depth - 1 - reduction, -beta, -beta + 1, ply + 1, False)

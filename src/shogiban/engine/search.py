@@ -65,7 +65,7 @@ _LMR = [[int(0.5 + math.log(d) * math.log(m) / 2.25) if d and m else 0 for m in 
 _MALUS_MOVES = 32
 #: Per ply of depth, how much a capture or promotion may lose by exchange at depth 1 or 2 before
 #: the main search skips it (in the quiescence search's units: a pawn taken gains about 190).
-_SEE_MARGIN = 300
+_SEE_MARGIN = 200
 #: Bytes one transposition-table entry costs in CPython (dict slot, int key, tuple of 4 ints).
 TT_ENTRY_BYTES = 200
 #: Seconds between two reports in a long iteration: GUIs show the last report as the engine's

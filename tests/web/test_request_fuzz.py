@@ -100,9 +100,15 @@ def deep(opener: str, depth: int) -> str:
     return opener * depth
 
 
+def _containers_of(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    # A named function, not a lambda: Hypothesis reads a lambda's source to check that it uses its
+    # argument, and sometimes failed to find it ("doesn't use it's argument" warnings).
+    return st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
+
+
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
+    _containers_of,
     max_leaves=12,
 )
 FIELD_NAMES = st.sampled_from(["mode", "time", "main", "byoyomi", "increment", "rule", "level", "color", "sfen",

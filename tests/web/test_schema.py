@@ -32,10 +32,17 @@ from shogiban.web.schema import (
     read_message,
 )
 
+
+def _containers_of(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    # A named function, not a lambda: Hypothesis reads a lambda's source to check that it uses its
+    # argument, and sometimes failed to find it ("doesn't use it's argument" warnings).
+    return st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+
+
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(alphabet=st.sampled_from('ab"\\[]{}:,\n\u00e9'), max_size=12),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    _containers_of,
     max_leaves=30,
 )
 

@@ -389,8 +389,8 @@ class Searcher:
     # -- move ordering ---------------------------------------------------------------------------
 
     def _ordered(self, codes: list[int], tt_move: int, ply: int) -> Iterator[int]:
-        """The moves in search order: table move, captures (MVV-LVA), promotions, killers,
-        then quiet moves by history."""
+        """The moves in search order: table move, captures (MVV-LVA), killers, then the other
+        moves (promotions without a capture included) by history."""
         board = self.pos._board
         if tt_move and tt_move in codes:
             yield tt_move
